@@ -1,0 +1,31 @@
+/**
+ * Where agents run. Locally one agent-image server process per agent; in AWS one ECS task per
+ * agent with its EFS access point as HOME. The API and the runner only ever see this interface.
+ */
+export type AgentStatus = 'running' | 'starting' | 'stopped' | 'failed';
+
+export interface AgentRef {
+  readonly tenant: string;
+  readonly agent: string;
+}
+
+/** How to reach a running agent server: base URL plus the bearer token it demands. */
+export interface AgentEndpoint {
+  readonly url: string;
+  readonly token: string;
+}
+
+export interface AgentFleet {
+  /** Provision per-agent resources (home directory / EFS access point, role, task definition). */
+  create(ref: AgentRef): Promise<void>;
+  /** Remove per-agent resources. Stops the agent first if needed. */
+  destroy(ref: AgentRef): Promise<void>;
+  /** Start the agent and resolve once its `/health` answers (or reject with the reason). */
+  start(ref: AgentRef): Promise<AgentStatus>;
+  stop(ref: AgentRef): Promise<AgentStatus>;
+  status(ref: AgentRef): Promise<AgentStatus>;
+  /** The endpoint of a running agent, or null when it is not running. */
+  endpoint(ref: AgentRef): Promise<AgentEndpoint | null>;
+  /** Stop everything this fleet started (process shutdown). */
+  close(): Promise<void>;
+}
