@@ -1,0 +1,44 @@
+import { defineConfig } from 'vitest/config';
+import solid from 'vite-plugin-solid';
+
+const node = { environment: 'node' as const };
+
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    projects: [
+      { test: { ...node, name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: ['test/unit/web/**'] } },
+      {
+        plugins: [solid()],
+        resolve: { alias: { '~': new URL('./web/src', import.meta.url).pathname } },
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['test/unit/web/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/unit/web/setup.ts'],
+        },
+      },
+      {
+        test: {
+          ...node,
+          name: 'integration',
+          include: ['test/integration/**/*.int.test.ts'],
+          globalSetup: ['test/helpers/dynamo-global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          ...node,
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+      { test: { ...node, name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000 } },
+    ],
+  },
+});
