@@ -1,0 +1,26 @@
+import * as z from 'zod/mini';
+
+export const ErrorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.optional(z.array(z.unknown())) }),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const Role = z.enum(['admin', 'operator']);
+export type Role = z.infer<typeof Role>;
+
+export const Me = z.object({ user_id: z.string(), email: z.string(), tenant: z.string(), role: Role });
+export type Me = z.infer<typeof Me>;
+
+export const Health = z.object({ status: z.literal('ok'), version: z.string() });
+export type Health = z.infer<typeof Health>;
+
+/** ULIDs: 26 Crockford base32 characters. */
+export const Ulid = z.string().check(z.regex(/^[0-9A-HJKMNP-TV-Z]{26}$/));
+
+export const AgentName = z.string().check(z.regex(/^[a-z][a-z0-9-]{1,38}$/));
+
+export const Email = z.email();
+
+export const Timestamp = z.iso.datetime();
+
+export const Cursor = z.string().check(z.maxLength(2048));

@@ -1,0 +1,12 @@
+import * as z from 'zod/mini';
+import { Timestamp } from './common';
+
+export const CreateApiKeyRequest = z.object({ name: z.string().check(z.minLength(1), z.maxLength(100)) });
+
+export const ApiKeySummary = z.object({ id: z.string(), name: z.string(), created_at: Timestamp });
+export type ApiKeySummary = z.infer<typeof ApiKeySummary>;
+
+export const CreatedApiKey = z.object({ id: z.string(), name: z.string(), key: z.string() });
+export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+export const ApiKeyList = z.object({ items: z.array(ApiKeySummary) });
