@@ -1,0 +1,1 @@
+export { type ScriptedModel, startScriptedModel } from './server';

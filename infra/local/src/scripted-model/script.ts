@@ -1,0 +1,75 @@
+import {
+  dialogue,
+  history,
+  humanText,
+  isHumanTurn,
+  type Message,
+  pendingOutcomes,
+  type ToolOutcome,
+} from './conversation';
+
+/** What the scripted model answers; a pure function of the conversation it was sent. */
+export type Reply =
+  | { kind: 'text'; text: string; durationMs: number }
+  | { kind: 'tool_use'; id: string; name: 'Bash'; input: { command: string } }
+  | { kind: 'error'; status: number; message: string };
+
+const RECAP = /what went wrong|what happened|recap/i;
+const RUN = /^run:[ \t]*(\S.*)$/m;
+const SLEEP = /^sleep:[ \t]*(\d{1,4}(?:\.\d{1,3})?)/m;
+const MODEL_ERROR = /^model-error:[ \t]*(\d{3})/m;
+const HEAD_CHARS = 500;
+
+const head = (text: string): string => {
+  const trimmed = text.trim();
+  return trimmed.length > HEAD_CHARS ? `${trimmed.slice(0, HEAD_CHARS)}…` : trimmed;
+};
+
+export const describeOutcome = (outcome: ToolOutcome): string =>
+  outcome.isError
+    ? `\`${outcome.command}\` failed: ${head(outcome.output)}`
+    : `ran \`${outcome.command}\`: exit 0\n${head(outcome.output)}`;
+
+const text = (body: string): Reply => ({ kind: 'text', text: body, durationMs: 0 });
+
+const recap = (earlier: Message[]): string => {
+  const items = history(earlier);
+  if (items.length === 0) return 'Recap: nothing happened before this message.';
+  const lines = items.map((item, index) =>
+    item.kind === 'prompt'
+      ? `${index + 1}. You asked: ${item.text}`
+      : `${index + 1}. ${describeOutcome(item)}`,
+  );
+  return `Recap of the conversation so far:\n${lines.join('\n')}`;
+};
+
+export const decide = (messages: Message[]): Reply => {
+  const turns = dialogue(messages);
+  const outcomes = pendingOutcomes(turns);
+  if (outcomes.length > 0) return text(outcomes.map(describeOutcome).join('\n'));
+
+  const lastHuman = turns.findLastIndex(isHumanTurn);
+  const prompt = lastHuman >= 0 ? humanText(turns[lastHuman]!) : '';
+
+  const modelError = MODEL_ERROR.exec(prompt);
+  if (modelError) {
+    return { kind: 'error', status: Number(modelError[1]), message: `Scripted model error ${modelError[1]}` };
+  }
+  const sleep = SLEEP.exec(prompt);
+  if (sleep) {
+    const seconds = Number(sleep[1]);
+    return { kind: 'text', text: `Slept for ${seconds} seconds as asked.`, durationMs: seconds * 1000 };
+  }
+  if (RECAP.test(prompt)) return text(recap(turns.slice(0, Math.max(lastHuman, 0))));
+  const run = RUN.exec(prompt);
+  if (run)
+    return {
+      kind: 'tool_use',
+      id: `toolu_scripted_${turns.length}`,
+      name: 'Bash',
+      input: { command: run[1]!.trim() },
+    };
+
+  const turn = turns.filter(isHumanTurn).length;
+  return text(`Echo (turn ${turn}): ${prompt}`);
+};
