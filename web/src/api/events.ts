@@ -1,0 +1,128 @@
+import type { AgentEvent } from '@reprise/functions/agent-events';
+import type { EventsPage, EventType } from '@reprise/functions/schemas';
+import { ApiError } from './api-error';
+import type { Api } from './client';
+import { createSseParser, type SseMessage } from './sse-parser';
+
+export type StreamEvent = { seq: number; type: EventType; data: AgentEvent };
+
+export type FollowOptions = {
+  onEvent: (ev: StreamEvent) => void;
+  signal: AbortSignal;
+  /** Sequence number already seen; 0 replays from the start. */
+  after?: number;
+};
+
+const RETRY_MS = [500, 1000, 2000, 4000];
+const SSE_ATTEMPTS = 3;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+
+/** The API may send the stored event (`{seq,type,data}`) or the bare agent event as `data:`. */
+export function toStreamEvent(msg: SseMessage, fallbackSeq: number): StreamEvent | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(msg.data);
+  } catch {
+    return null;
+  }
+  if (!parsed || typeof parsed !== 'object') return null;
+  const obj = parsed as Record<string, unknown>;
+  const idSeq = msg.id !== null && msg.id !== '' ? Number(msg.id) : Number.NaN;
+  if (typeof obj.seq === 'number' && obj.data && typeof obj.data === 'object') {
+    return { seq: obj.seq, type: obj.type as EventType, data: obj.data as AgentEvent };
+  }
+  const type = (msg.event !== 'message' ? msg.event : obj.type) as EventType;
+  return { seq: Number.isFinite(idSeq) ? idSeq : fallbackSeq, type, data: { ...obj, type } as AgentEvent };
+}
+
+const fatal = (err: unknown) => err instanceof ApiError && err.status >= 400 && err.status < 500;
+
+/**
+ * Follows an execution's events until its `result`: SSE over fetch (EventSource cannot send an
+ * Authorization header), re-joining with `Last-Event-ID` when the stream drops, and falling back
+ * to the JSON long-poll when streaming is not available (proxies that buffer, old gateways).
+ * Resolves true when the terminal event was seen, false when aborted.
+ */
+export async function followEvents(api: Api, executionId: string, opts: FollowOptions): Promise<boolean> {
+  const { signal } = opts;
+  let last = opts.after ?? 0;
+  let failures = 0;
+  let useSse = true;
+  let finished = false;
+  const base = `/api/executions/${encodeURIComponent(executionId)}/events`;
+
+  const deliver = (ev: StreamEvent) => {
+    if (ev.seq <= last && ev.seq !== 0) return;
+    last = Math.max(last, ev.seq);
+    opts.onEvent(ev);
+    if (ev.type === 'result') finished = true;
+  };
+
+  while (!signal.aborted && !finished) {
+    try {
+      if (useSse) {
+        const headers: Record<string, string> = { Accept: 'text/event-stream' };
+        if (last > 0) headers['Last-Event-ID'] = String(last);
+        const res = await api.send(base, { headers, signal });
+        if (!res.body || !res.headers.get('content-type')?.includes('text/event-stream')) {
+          useSse = false;
+          continue;
+        }
+        await readStream(res.body, signal, (msg) => {
+          const ev = toStreamEvent(msg, last + 1);
+          if (ev) deliver(ev);
+          return finished;
+        });
+        failures = 0;
+      } else {
+        const res = await api.send(`${base}?format=json&after=${last}&wait=20`, { signal });
+        const page = (await res.json()) as EventsPage;
+        for (const ev of page.events) deliver({ seq: ev.seq, type: ev.type, data: ev.data as AgentEvent });
+        if (page.done) return true;
+        failures = 0;
+        continue;
+      }
+    } catch (err) {
+      if (signal.aborted) return false;
+      if (fatal(err)) throw err;
+      failures++;
+      if (useSse && failures >= SSE_ATTEMPTS) useSse = false;
+    }
+    if (!finished) await sleep(RETRY_MS[Math.min(failures, RETRY_MS.length - 1)] ?? 1000, signal);
+  }
+  return finished;
+}
+
+async function readStream(
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  onMessage: (msg: SseMessage) => boolean,
+): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parser = createSseParser();
+  const stop = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', stop);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      for (const msg of parser.push(decoder.decode(value, { stream: true }))) {
+        if (onMessage(msg)) {
+          stop();
+          return;
+        }
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}

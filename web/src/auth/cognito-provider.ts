@@ -1,0 +1,75 @@
+import type { FetchLike } from '~/api/client';
+import type { CognitoConfig } from '~/config';
+import type { AuthProvider } from './auth-provider';
+import { randomVerifier, s256Challenge } from './pkce';
+import type { TokenStore } from './token-store';
+
+const PENDING = 'reprise.pkce';
+
+type Pending = { verifier: string; state: string };
+type TokenResponse = { id_token?: string; access_token: string; expires_in: number };
+
+const redirectUri = () => `${location.origin}/login/callback`;
+
+/** Cognito hosted UI, OAuth 2.0 authorization code with PKCE (a public client has no secret). */
+export function createCognitoProvider(
+  cfg: CognitoConfig,
+  tokens: TokenStore,
+  fetchFn: FetchLike,
+): AuthProvider {
+  return {
+    kind: 'cognito',
+    async signIn() {
+      const pending: Pending = { verifier: randomVerifier(), state: randomVerifier(16) };
+      sessionStorage.setItem(PENDING, JSON.stringify(pending));
+      const url = new URL(`${cfg.domain}/oauth2/authorize`);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: cfg.clientId,
+        redirect_uri: redirectUri(),
+        scope: cfg.scopes,
+        state: pending.state,
+        code_challenge_method: 'S256',
+        code_challenge: await s256Challenge(pending.verifier),
+      }).toString();
+      location.assign(url.toString());
+      await new Promise(() => {});
+    },
+    async completeSignIn(url) {
+      const raw = sessionStorage.getItem(PENDING);
+      sessionStorage.removeItem(PENDING);
+      const pending = raw ? (JSON.parse(raw) as Pending) : null;
+      const code = url.searchParams.get('code');
+      const error = url.searchParams.get('error_description') ?? url.searchParams.get('error');
+      if (error) throw new Error(error);
+      // The state ties the callback to the request this tab started (CSRF on the redirect).
+      if (!pending || !code || url.searchParams.get('state') !== pending.state) {
+        throw new Error('Sign-in could not be completed; please try again');
+      }
+      const res = await fetchFn(`${cfg.domain}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          client_id: cfg.clientId,
+          code,
+          redirect_uri: redirectUri(),
+          code_verifier: pending.verifier,
+        }).toString(),
+      });
+      if (!res.ok) throw new Error(`Sign-in failed (${res.status})`);
+      const body = (await res.json()) as TokenResponse;
+      const token = cfg.tokenUse === 'id' && body.id_token ? body.id_token : body.access_token;
+      tokens.set(token, body.expires_in);
+    },
+    signOut() {
+      tokens.clear();
+      const url = new URL(`${cfg.domain}/logout`);
+      url.search = new URLSearchParams({
+        client_id: cfg.clientId,
+        logout_uri: `${location.origin}/login`,
+      }).toString();
+      location.assign(url.toString());
+    },
+  };
+}
