@@ -1,11 +1,12 @@
-import { defineConfig } from 'vitest/config';
 import solid from 'vite-plugin-solid';
+import { defineConfig } from 'vitest/config';
 
 const node = { environment: 'node' as const };
 
 export default defineConfig({
   test: {
     reporters: ['default'],
+    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     projects: [
       { test: { ...node, name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: ['test/unit/web/**'] } },
       {

@@ -29,7 +29,9 @@ export class AppError extends Error {
   }
 
   toBody(): { error: { code: ErrorCode; message: string; details?: unknown[] } } {
-    return { error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) } };
+    return {
+      error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
+    };
   }
 }
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { ExecutionStatus } from './executions';
 import { Timestamp } from './common';
+import { ExecutionStatus } from './executions';
 
 export const ChatSummary = z.object({
   id: z.string(),

@@ -33,7 +33,10 @@ export const ExecutionSummary = z.object({
 });
 export type ExecutionSummary = z.infer<typeof ExecutionSummary>;
 
-export const ExecutionList = z.object({ items: z.array(ExecutionSummary), next_cursor: z.nullable(z.string()) });
+export const ExecutionList = z.object({
+  items: z.array(ExecutionSummary),
+  next_cursor: z.nullable(z.string()),
+});
 export type ExecutionList = z.infer<typeof ExecutionList>;
 
 export const ExecutionListQuery = z.object({

@@ -5,7 +5,9 @@ export const MAX_MESSAGE_CHARS = 100_000;
 export const TaskRequest = z.object({
   message: z.string().check(z.minLength(1), z.maxLength(MAX_MESSAGE_CHARS)),
   model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-  allowed_tools: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(100))),
+  allowed_tools: z.optional(
+    z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.maxLength(100)),
+  ),
   system_prompt: z.optional(z.string().check(z.maxLength(50_000))),
   timeout_seconds: z.optional(z.number().check(z.int(), z.minimum(10), z.maximum(840))),
   max_turns: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(200))),

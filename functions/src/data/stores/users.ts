@@ -1,0 +1,48 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Role } from '../../lib/schemas/common';
+import type { Db } from '../client';
+import { keys } from '../keys';
+
+export interface User {
+  readonly tenant: string;
+  readonly user_id: string;
+  readonly email: string;
+  readonly role: Role;
+}
+
+export interface Tenant {
+  readonly tenant: string;
+  readonly name: string;
+}
+
+/** Tenants and their users. Identity comes from tokens; these records back seeding and display. */
+export class UserStore {
+  constructor(private readonly db: Db) {}
+
+  async putTenant(tenant: Tenant): Promise<void> {
+    await this.db.doc.send(
+      new PutCommand({
+        TableName: this.db.table,
+        Item: { ...keys.tenant(tenant.tenant), type: 'tenant', ...tenant },
+      }),
+    );
+  }
+
+  async putUser(user: User): Promise<void> {
+    await this.db.doc.send(
+      new PutCommand({
+        TableName: this.db.table,
+        Item: { ...keys.user(user.tenant, user.user_id), type: 'user', ...user },
+      }),
+    );
+  }
+
+  async getUser(tenant: string, userId: string): Promise<User | null> {
+    const out = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.table, Key: keys.user(tenant, userId) }),
+    );
+    if (!out.Item) return null;
+    const { user_id, email, role } = out.Item as User;
+    return { tenant, user_id, email, role };
+  }
+}

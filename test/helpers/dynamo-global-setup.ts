@@ -1,0 +1,15 @@
+import type { TestProject } from 'vitest/node';
+import { startDynamoLocal } from '../../infra/local/src/dynamodb';
+
+/** One DynamoDB Local for the whole integration run; each test file makes its own table. */
+export default async function setup(project: TestProject) {
+  const dynamo = await startDynamoLocal();
+  project.provide('dynamoEndpoint', dynamo.endpoint);
+  return () => dynamo.stop();
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dynamoEndpoint: string;
+  }
+}
