@@ -1,0 +1,26 @@
+import type { RunSpec } from './runtime';
+
+/** The claude CLI flags for one turn. The prompt is never among them: it goes to stdin. */
+export const buildClaudeArgs = (spec: RunSpec): string[] => {
+  const args = [
+    '--print',
+    '--output-format',
+    'stream-json',
+    '--verbose',
+    '--include-partial-messages',
+    '--dangerously-skip-permissions',
+  ];
+  // `--session-id` only names new sessions; combined with `--resume` the CLI rejects it.
+  if (spec.resume) {
+    args.push('--resume', spec.sessionId);
+    if (spec.forkSession) args.push('--fork-session');
+  } else {
+    args.push('--session-id', spec.sessionId);
+  }
+  if (spec.model) args.push('--model', spec.model);
+  if (spec.allowedTools && spec.allowedTools.length > 0)
+    args.push('--allowedTools', spec.allowedTools.join(','));
+  if (spec.systemPrompt) args.push('--append-system-prompt', spec.systemPrompt);
+  if (spec.maxTurns !== undefined) args.push('--max-turns', String(spec.maxTurns));
+  return args;
+};

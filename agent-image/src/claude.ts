@@ -1,0 +1,57 @@
+import { join } from 'node:path';
+import { buildClaudeArgs } from './claude-args';
+import { runCli } from './cli-process';
+import type { Runtime } from './runtime';
+import { createStreamParser } from './stream-parser';
+
+export interface ClaudeOptions {
+  bin: string;
+  /** HOME for the CLI; holds `.claude/` (EFS in AWS). */
+  home: string;
+  /** Fixed cwd: Claude keys its sessions by cwd, so it must never change for an agent. */
+  workdir: string;
+  baseUrl?: string;
+  apiKey?: string;
+  killGraceMs: number;
+  path?: string;
+  isRoot?: boolean;
+}
+
+/** Claude's project folder name: the cwd with every non-alphanumeric character replaced by `-`. */
+export const projectDirName = (cwd: string): string => cwd.replace(/[^A-Za-z0-9]/g, '-');
+
+export const claudeEnv = (options: ClaudeOptions): Record<string, string> => ({
+  HOME: options.home,
+  PATH: options.path ?? '/usr/local/bin:/usr/bin:/bin',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_AUTOUPDATER: '1',
+  // Without a real key the CLI talks to the scripted model; it refuses to start with no key at all.
+  ANTHROPIC_API_KEY: options.apiKey ?? 'scripted-model-dummy-key',
+  ...(options.baseUrl ? { ANTHROPIC_BASE_URL: options.baseUrl } : {}),
+  // As root (local dev, CI) the CLI refuses --dangerously-skip-permissions outside a declared sandbox.
+  ...(options.isRoot ? { IS_SANDBOX: '1' } : {}),
+});
+
+export const createClaudeRuntime = (options: ClaudeOptions): Runtime => {
+  const projects = join(options.home, '.claude', 'projects', projectDirName(options.workdir));
+  return {
+    name: 'claude',
+    transcriptPath: (sessionId) => join(projects, `${sessionId}.jsonl`),
+    run: async (spec, io) => {
+      const parser = createStreamParser();
+      const exit = await runCli({
+        bin: options.bin,
+        args: buildClaudeArgs(spec),
+        cwd: options.workdir,
+        env: claudeEnv(options),
+        input: spec.prompt,
+        signal: io.signal,
+        killGraceMs: options.killGraceMs,
+        onLine: (line) => {
+          for (const event of parser.push(line)) io.emit(event);
+        },
+      });
+      return parser.finish(exit);
+    },
+  };
+};

@@ -1,0 +1,79 @@
+import { createInterface } from 'node:readline';
+import { execa } from 'execa';
+
+export interface CliInvocation {
+  bin: string;
+  args: string[];
+  cwd: string;
+  /** The complete environment: nothing of the server's own env (its token, AWS keys) leaks in. */
+  env: Record<string, string>;
+  input: string;
+  signal: AbortSignal;
+  killGraceMs: number;
+  onLine(line: string): void;
+}
+
+export interface CliExit {
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail: string;
+  spawnError: string | null;
+}
+
+const STDERR_TAIL = 4_000;
+
+/** Signals the whole process group: the CLI's tool subprocesses must die with it. */
+const killGroup = (pid: number | undefined, signal: NodeJS.Signals) => {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+};
+
+/** The only execa call in the repository: argument array, no shell, own process group. */
+export const runCli = async (run: CliInvocation): Promise<CliExit> => {
+  const child = execa(run.bin, run.args, {
+    cwd: run.cwd,
+    env: run.env,
+    extendEnv: false,
+    input: run.input,
+    detached: true,
+    cleanup: false,
+    buffer: false,
+    reject: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let hardKill: NodeJS.Timeout | undefined;
+  const onAbort = () => {
+    killGroup(child.pid, 'SIGTERM');
+    hardKill = setTimeout(() => killGroup(child.pid, 'SIGKILL'), run.killGraceMs);
+  };
+  if (run.signal.aborted) onAbort();
+  else run.signal.addEventListener('abort', onAbort, { once: true });
+
+  let stderrTail = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+  });
+  const lines = child.stdout
+    ? createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })
+    : [];
+  for await (const line of lines) run.onLine(line);
+
+  const result = await child;
+  run.signal.removeEventListener('abort', onAbort);
+  clearTimeout(hardKill);
+  // Background processes the CLI left in its group must not outlive the turn.
+  killGroup(child.pid, 'SIGKILL');
+  const spawnError =
+    result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
+  return {
+    exitCode: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    stderrTail,
+    spawnError: spawnError ? spawnError.slice(0, 500) : null,
+  };
+};

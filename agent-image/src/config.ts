@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+export type ArchiveConfig = { kind: 'dir'; dir: string } | { kind: 's3'; bucket: string; prefix: string };
+
+export interface AgentConfig {
+  port: number;
+  token: string;
+  home: string;
+  workdir: string;
+  archive: ArchiveConfig;
+  claudeBin: string;
+  anthropicBaseUrl?: string;
+  anthropicApiKey?: string;
+  /** SIGTERM → SIGKILL delay for a CLI process group. */
+  killGraceMs: number;
+  /** How long SIGTERM waits for cancelled runs to write their results before exiting. */
+  shutdownGraceMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const required = (env: Env, name: string): string => {
+  const value = env[name];
+  if (!value) throw new Error(`Environment variable ${name} is required`);
+  return value;
+};
+
+const integer = (env: Env, name: string, fallback: number, min: number, max: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`Environment variable ${name} must be an integer in ${min}..${max}, got "${raw}"`);
+  }
+  return value;
+};
+
+/** The CLI shipped with this package; in the image it is installed globally instead and found on PATH. */
+const defaultClaudeBin = (): string => {
+  try {
+    const manifest = createRequire(import.meta.url).resolve('@anthropic-ai/claude-code/package.json');
+    const bin = join(dirname(manifest), 'bin', 'claude.exe');
+    return existsSync(bin) ? bin : 'claude';
+  } catch {
+    return 'claude';
+  }
+};
+
+const archiveConfig = (env: Env): ArchiveConfig => {
+  if (env.ARCHIVE_BUCKET) return { kind: 's3', bucket: env.ARCHIVE_BUCKET, prefix: env.ARCHIVE_PREFIX ?? '' };
+  if (env.ARCHIVE_DIR) return { kind: 'dir', dir: env.ARCHIVE_DIR };
+  throw new Error('Environment variable ARCHIVE_DIR or ARCHIVE_BUCKET is required');
+};
+
+export const loadConfig = (env: Env = process.env): AgentConfig => ({
+  port: integer(env, 'PORT', 8000, 0, 65_535),
+  token: required(env, 'AGENT_TOKEN'),
+  home: required(env, 'AGENT_HOME'),
+  workdir: required(env, 'AGENT_WORKDIR'),
+  archive: archiveConfig(env),
+  claudeBin: env.CLAUDE_BIN || defaultClaudeBin(),
+  ...(env.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: env.ANTHROPIC_BASE_URL } : {}),
+  ...(env.ANTHROPIC_API_KEY ? { anthropicApiKey: env.ANTHROPIC_API_KEY } : {}),
+  killGraceMs: integer(env, 'KILL_GRACE_MS', 5_000, 0, 600_000),
+  shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+});

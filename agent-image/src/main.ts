@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { S3Client } from '@aws-sdk/client-s3';
+import { serve } from '@hono/node-server';
+import { createLogger } from '@reprise/functions/lib/log';
+import { createAgentServer } from './app';
+import type { TranscriptArchive } from './archive/archive';
+import { createDirArchive } from './archive/dir';
+import { createS3Archive } from './archive/s3';
+import { createClaudeRuntime } from './claude';
+import { type ArchiveConfig, loadConfig } from './config';
+import { createFileLedger } from './session-ledger';
+import { TaskRegistry } from './task-registry';
+import { ensureClaudeSettings } from './transcripts';
+
+const config = loadConfig();
+const logger = createLogger({ service: 'agent-server' });
+
+const archiveFor = (archive: ArchiveConfig): TranscriptArchive =>
+  archive.kind === 's3'
+    ? createS3Archive(new S3Client({}), archive.bucket, archive.prefix)
+    : createDirArchive(archive.dir);
+
+mkdirSync(config.workdir, { recursive: true });
+mkdirSync(config.home, { recursive: true });
+await ensureClaudeSettings(config.home);
+
+const registry = new TaskRegistry();
+const app = createAgentServer({
+  token: config.token,
+  registry,
+  logger,
+  archive: archiveFor(config.archive),
+  ledger: createFileLedger(config.home),
+  runtime: createClaudeRuntime({
+    bin: config.claudeBin,
+    home: config.home,
+    workdir: config.workdir,
+    baseUrl: config.anthropicBaseUrl,
+    apiKey: config.anthropicApiKey,
+    killGraceMs: config.killGraceMs,
+    path: process.env.PATH,
+    isRoot: process.getuid?.() === 0,
+  }),
+});
+
+const server = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, (info) => {
+  // The local fleet reads this exact line to learn an ephemeral port.
+  process.stdout.write(`${JSON.stringify({ msg: 'listening', port: info.port })}\n`);
+});
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('shutdown', { signal, running: registry.size });
+  server.close();
+  const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + config.killGraceMs);
+  force.unref();
+  await registry.cancelAll();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

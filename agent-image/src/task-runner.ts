@@ -1,0 +1,155 @@
+import type { AgentEvent, AgentTaskRequest, ResultEvent } from '@reprise/functions/agent-events';
+import type { Logger } from '@reprise/functions/lib/log';
+import type { TranscriptArchive } from './archive/archive';
+import type { RunOutcome, Runtime } from './runtime';
+import type { SessionLedger } from './session-ledger';
+import type { StopReason } from './task-registry';
+import { TextRedactor } from './text-redactor';
+import { fileExists, repairTornTail } from './transcripts';
+
+export interface TaskDeps {
+  runtime: Runtime;
+  archive: TranscriptArchive;
+  ledger: SessionLedger;
+  logger: Logger;
+  now?: () => number;
+}
+
+const failed = (code: NonNullable<RunOutcome['error']>['code'], message: string): RunOutcome => ({
+  status: 'failed',
+  sessionId: null,
+  response: '',
+  error: { code, message },
+  costUsd: null,
+  contextUsed: null,
+  contextMax: null,
+  numTurns: null,
+  toolCalls: [],
+});
+
+const stopped = (outcome: RunOutcome, reason: StopReason, request: AgentTaskRequest): RunOutcome => ({
+  ...outcome,
+  status: reason,
+  error: {
+    code: reason,
+    message: reason === 'timeout' ? `Timed out after ${request.timeout_seconds ?? '?'} s` : 'Cancelled',
+  },
+});
+
+const toResult = (outcome: RunOutcome, durationMs: number): ResultEvent => ({
+  type: 'result',
+  status: outcome.status,
+  session_id: outcome.sessionId,
+  response: outcome.response,
+  error: outcome.error,
+  cost_usd: outcome.costUsd,
+  context_used: outcome.contextUsed,
+  context_max: outcome.contextMax,
+  num_turns: outcome.numTurns,
+  tool_calls: outcome.toolCalls,
+  duration_ms: durationMs,
+});
+
+/** Runs one turn: prepare the transcript, run the CLI, archive what it wrote, and describe the result. */
+export const runTask = async (
+  deps: TaskDeps,
+  request: AgentTaskRequest,
+  emit: (event: AgentEvent) => void,
+  signal: AbortSignal,
+): Promise<ResultEvent> => {
+  const now = deps.now ?? Date.now;
+  const started = now();
+  const log = deps.logger.child({ execution_id: request.execution_id, session_id: request.session_id });
+  const resume = request.resume === true;
+  const fork = resume && request.fork_session === true;
+  const redactor = new TextRedactor();
+  const flushText = () => {
+    const rest = redactor.flush();
+    if (rest) emit({ type: 'text', text: rest });
+  };
+  const send = (event: AgentEvent) => {
+    if (event.type !== 'text') {
+      flushText();
+      emit(event);
+      return;
+    }
+    const text = redactor.push(event.text);
+    if (text) emit({ type: 'text', text });
+  };
+  const notice = (code: string, message: string) => emit({ type: 'error', code, message });
+
+  emit({
+    type: 'status',
+    status: 'running',
+    session_id: fork ? null : request.session_id,
+    ...(request.model ? { model: request.model } : {}),
+  });
+  log.info('task_started', { resume, fork });
+  let outcome: RunOutcome;
+  try {
+    if (resume) {
+      const file = deps.runtime.transcriptPath(request.session_id);
+      if (!(await fileExists(file))) {
+        if (await deps.archive.restore(request.session_id, file)) {
+          log.warn('transcript_restored');
+          notice('transcript_restored', 'The session transcript was restored from the archive');
+        } else if (await deps.ledger.has(request.session_id)) {
+          return finish(
+            failed('session_expired', 'The session transcript is gone from disk and from the archive'),
+          );
+        }
+      }
+      if ((await fileExists(file)) && (await repairTornTail(file))) {
+        log.warn('transcript_repaired');
+        notice('transcript_repaired', 'A torn last line of the transcript was removed');
+      }
+    } else {
+      await deps.ledger.add(request.session_id);
+    }
+    const spec = {
+      prompt: request.message,
+      sessionId: request.session_id,
+      resume,
+      forkSession: fork,
+      model: request.model,
+      allowedTools: request.allowed_tools,
+      systemPrompt: request.system_prompt,
+      maxTurns: request.max_turns,
+    };
+    const ran = await deps.runtime.run(spec, { signal, emit: send });
+    flushText();
+    outcome = signal.aborted ? stopped(ran, signal.reason as StopReason, request) : ran;
+    if (!fork && outcome.sessionId === null && outcome.error?.code !== 'session_not_found') {
+      outcome = { ...outcome, sessionId: request.session_id };
+    }
+    if (outcome.error?.code === 'session_not_found') outcome = { ...outcome, sessionId: null };
+  } catch (error) {
+    log.error('task_crashed', { error: error instanceof Error ? error.name : 'unknown' });
+    outcome = failed('internal', 'The agent server failed to run the task');
+  }
+  await archiveTurn(outcome.sessionId);
+  return finish(outcome);
+
+  async function archiveTurn(sessionId: string | null): Promise<void> {
+    if (!sessionId) return;
+    const file = deps.runtime.transcriptPath(sessionId);
+    try {
+      if (!(await fileExists(file))) return;
+      await deps.archive.save(sessionId, file);
+      await deps.ledger.add(sessionId);
+    } catch (error) {
+      log.warn('archive_failed', { error: error instanceof Error ? error.name : 'unknown' });
+      notice('archive_failed', 'The transcript could not be archived; it is still on disk');
+    }
+  }
+
+  function finish(final: RunOutcome): ResultEvent {
+    const result = toResult(final, Math.max(0, now() - started));
+    log.info('task_finished', {
+      status: final.status,
+      error_code: final.error?.code,
+      duration_ms: result.duration_ms,
+    });
+    return result;
+  }
+};
