@@ -1,0 +1,105 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Construct } from 'constructs';
+import type { AgentsStack } from './agents-stack';
+import { fleetEnvironment } from './fleet-access';
+import { RepriseFunction } from './reprise-function';
+
+/** Handler entry files (repository-relative); each exports `handler`. */
+export const ENTRIES = {
+  api: 'functions/src/api/handler.ts',
+  events: 'functions/src/api/stream-handler.ts',
+  runner: 'functions/src/runner/handler.ts',
+  scheduled: 'functions/src/scheduled/handler.ts',
+  sweeper: 'functions/src/sweeper/handler.ts',
+} as const;
+
+export interface ApiFunctionsProps {
+  readonly stage: string;
+  readonly table: ITable;
+  readonly agents: AgentsStack;
+  /** JWKS_URL, JWT_ISSUER, JWT_AUDIENCE. */
+  readonly jwt: Record<string, string>;
+  readonly siteUrl: string;
+  /** Override entry files (repository-relative); defaults to ENTRIES. */
+  readonly entries?: Partial<Record<keyof typeof ENTRIES, string>>;
+}
+
+/** The five Lambda functions and their configuration; permissions are granted by the stack. */
+export class ApiFunctions extends Construct {
+  readonly api: RepriseFunction;
+  readonly events: RepriseFunction;
+  readonly runner: RepriseFunction;
+  readonly scheduled: RepriseFunction;
+  readonly sweeper: RepriseFunction;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
+    super(scope, id);
+    const { stage, agents } = props;
+    const { vpc } = agents.network;
+    const base = { STAGE: stage, TABLE_NAME: props.table.tableName };
+    const fleet = fleetEnvironment(agents, stage);
+    const http = { ...props.jwt, CORS_ORIGIN: props.siteUrl };
+    const entry = { ...ENTRIES, ...props.entries };
+
+    // Runs are long: the runner streams one agent turn (timeout_seconds ≤ 840) plus bookkeeping.
+    // It sits in the VPC because agent servers have private IPs only.
+    this.runner = new RepriseFunction(this, 'Runner', {
+      stage,
+      name: 'runner',
+      entry: entry.runner,
+      description: 'Runs one execution against its agent server and records the events (async invoke)',
+      timeout: Duration.minutes(15),
+      memorySize: 1024,
+      environment: { ...base, ...fleet },
+      vpc,
+      securityGroups: [agents.network.runnerSecurityGroup],
+    });
+    const runnerName = { RUNNER_FUNCTION_NAME: this.runner.fn.functionName };
+
+    // API Gateway gives up after 29 s; `?wait=` is capped at 25 s so the function finishes first.
+    this.api = new RepriseFunction(this, 'Api', {
+      stage,
+      name: 'api',
+      entry: entry.api,
+      description: 'The Reprise HTTP API (Hono app)',
+      timeout: Duration.seconds(29),
+      memorySize: 1024,
+      environment: { ...base, ...http, ...runnerName, ...fleet },
+      vpc,
+      securityGroups: [agents.network.apiSecurityGroup],
+    });
+
+    // Streams SSE for up to the run's lifetime; it only reads events, so it stays out of the VPC.
+    this.events = new RepriseFunction(this, 'Events', {
+      stage,
+      name: 'events',
+      entry: entry.events,
+      description: 'GET /api/executions/{id}/events as a streamed response',
+      timeout: Duration.minutes(15),
+      environment: { ...base, ...http },
+    });
+
+    this.scheduled = new RepriseFunction(this, 'Scheduled', {
+      stage,
+      name: 'scheduled',
+      entry: entry.scheduled,
+      description: 'Turns a due schedule into an execution and dispatches the runner',
+      timeout: Duration.minutes(1),
+      environment: { ...base, ...runnerName },
+    });
+
+    this.sweeper = new RepriseFunction(this, 'Sweeper', {
+      stage,
+      name: 'sweeper',
+      entry: entry.sweeper,
+      description: 'Marks runs whose runner died (no heartbeat) as failed',
+      timeout: Duration.minutes(5),
+      environment: base,
+    });
+  }
+
+  all(): RepriseFunction[] {
+    return [this.api, this.events, this.runner, this.scheduled, this.sweeper];
+  }
+}

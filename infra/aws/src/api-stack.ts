@@ -1,0 +1,70 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Construct } from 'constructs';
+import type { AgentsStack } from './agents-stack';
+import { ApiFunctions, type ApiFunctionsProps } from './api-functions';
+import { suppressApiFindings } from './api-suppressions';
+import { fleetLookup, fleetManagement } from './fleet-access';
+import { resourceName } from './naming';
+import { RepriseRestApi } from './rest-api';
+import { tableItemAccess } from './table-access';
+
+export interface ApiStackProps extends StackProps {
+  readonly stage: string;
+  readonly table: ITable;
+  readonly agents: AgentsStack;
+  readonly jwt: Record<string, string>;
+  readonly siteUrl: string;
+  readonly entries?: ApiFunctionsProps['entries'];
+}
+
+export class ApiStack extends Stack {
+  readonly functions: ApiFunctions;
+  readonly restApi: RepriseRestApi;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { stage, table, agents } = props;
+    const fns = new ApiFunctions(this, 'Functions', props);
+    this.functions = fns;
+    // The unqualified function only: grantInvoke would add <arn>:* (every version and alias).
+    const invokeRunner = new PolicyStatement({
+      sid: 'DispatchRunner',
+      actions: ['lambda:InvokeFunction'],
+      resources: [fns.runner.fn.functionArn],
+    });
+
+    // Least privilege, one function at a time: each role holds only the calls that function makes.
+    fns.api.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    for (const statement of fleetManagement(this, agents, stage)) fns.api.role.addToPolicy(statement);
+    fns.api.role.addToPolicy(invokeRunner);
+
+    fns.events.role.addToPolicy(tableItemAccess(table, 'read'));
+
+    fns.runner.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    for (const statement of fleetLookup(this, agents, stage)) fns.runner.role.addToPolicy(statement);
+    // A retried run would replay the prompt against the agent; a crashed run is failed by the
+    // sweeper instead and can be continued as a chat.
+    fns.runner.fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(1) });
+
+    fns.scheduled.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    fns.scheduled.role.addToPolicy(invokeRunner);
+
+    // Finding stale runs across tenants is the one read that no tenant-keyed Query can serve: a
+    // filtered Scan, at most every five minutes, never on a request path.
+    fns.sweeper.role.addToPolicy(tableItemAccess(table, 'read-write', ['dynamodb:Scan']));
+    new Rule(this, 'SweepStaleRuns', {
+      ruleName: resourceName(stage, 'sweep-stale-runs'),
+      schedule: Schedule.rate(Duration.minutes(5)),
+      targets: [new LambdaFunction(fns.sweeper.fn, { retryAttempts: 0 })],
+    });
+
+    this.restApi = new RepriseRestApi(this, 'Http', { stage, api: fns.api.fn, events: fns.events.fn });
+    new CfnOutput(this, 'ApiUrl', { value: this.restApi.url });
+
+    suppressApiFindings(this, stage);
+  }
+}
