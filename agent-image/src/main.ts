@@ -1,11 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { S3Client } from '@aws-sdk/client-s3';
 import { serve } from '@hono/node-server';
 import { createLogger } from '@reprise/functions/lib/log';
 import { createAgentServer } from './app';
 import type { TranscriptArchive } from './archive/archive';
 import { createDirArchive } from './archive/dir';
-import { createS3Archive } from './archive/s3';
 import { createClaudeRuntime } from './claude';
 import { type ArchiveConfig, loadConfig } from './config';
 import { createFileLedger } from './session-ledger';
@@ -29,7 +27,7 @@ const app = createAgentServer({
   token: config.token,
   registry,
   logger,
-  archive: archiveFor(config.archive),
+  archive: await archiveFor(config.archive),
   ledger: createFileLedger(config.home),
   runtime: createClaudeRuntime({
     bin: config.claudeBin,

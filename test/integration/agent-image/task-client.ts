@@ -48,8 +48,10 @@ export const task = (message: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-export const runTurn = async (server: Server, body: Record<string, unknown>): Promise<Turn> => {
-  const response = await post(server, '/api/task', body);
+export const runTurn = async (server: Server, body: Record<string, unknown>): Promise<Turn> =>
+  runTurnFrom(await post(server, '/api/task', body));
+
+export const runTurnFrom = async (response: Response): Promise<Turn> => {
   if (response.status !== 200) throw new Error(`task answered ${response.status}: ${await response.text()}`);
   const received = await readEvents(response);
   const events = received.map((r) => r.event);
@@ -64,3 +66,35 @@ export const processesMentioning = (id: string): string[] =>
   execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
     .split('\n')
     .filter((line) => line.includes(id) && !line.includes('ps -eo'));
+
+/** Resolves with the first event while the rest of the stream keeps flowing into `rest`. */
+export const firstEvent = async (
+  response: Response,
+): Promise<{ first: AgentEvent; rest: Promise<AgentEvent[]> }> => {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  while (!buffer.includes('\n')) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('stream ended before the first event');
+    buffer += decoder.decode(value, { stream: true });
+  }
+  const newline = buffer.indexOf('\n');
+  const first = JSON.parse(buffer.slice(0, newline)) as AgentEvent;
+  buffer = buffer.slice(newline + 1);
+  const rest = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+    }
+    return [
+      first,
+      ...buffer
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as AgentEvent),
+    ];
+  })();
+  return { first, rest };
+};
