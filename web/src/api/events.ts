@@ -11,6 +11,8 @@ export type FollowOptions = {
   signal: AbortSignal;
   /** Sequence number already seen; 0 replays from the start. */
   after?: number;
+  /** Back-off before re-joining, by consecutive failure count. */
+  retryDelaysMs?: number[];
 };
 
 const RETRY_MS = [500, 1000, 2000, 4000];
@@ -57,6 +59,7 @@ export async function followEvents(api: Api, executionId: string, opts: FollowOp
   let failures = 0;
   let useSse = true;
   let finished = false;
+  const delays = opts.retryDelaysMs ?? RETRY_MS;
   const base = `/api/executions/${encodeURIComponent(executionId)}/events`;
 
   const deliver = (ev: StreamEvent) => {
@@ -96,7 +99,7 @@ export async function followEvents(api: Api, executionId: string, opts: FollowOp
       failures++;
       if (useSse && failures >= SSE_ATTEMPTS) useSse = false;
     }
-    if (!finished) await sleep(RETRY_MS[Math.min(failures, RETRY_MS.length - 1)] ?? 1000, signal);
+    if (!finished) await sleep(delays[Math.min(failures, delays.length - 1)] ?? 1000, signal);
   }
   return finished;
 }
