@@ -13,10 +13,15 @@ import { ensureClaudeSettings } from './transcripts';
 const config = loadConfig();
 const logger = createLogger({ service: 'agent-server' });
 
-const archiveFor = (archive: ArchiveConfig): TranscriptArchive =>
-  archive.kind === 's3'
-    ? createS3Archive(new S3Client({}), archive.bucket, archive.prefix)
-    : createDirArchive(archive.dir);
+/** The AWS SDK is only loaded when S3 is used: local agents start faster without it. */
+const archiveFor = async (archive: ArchiveConfig): Promise<TranscriptArchive> => {
+  if (archive.kind === 'dir') return createDirArchive(archive.dir);
+  const [{ S3Client }, { createS3Archive }] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('./archive/s3'),
+  ]);
+  return createS3Archive(new S3Client({}), archive.bucket, archive.prefix);
+};
 
 mkdirSync(config.workdir, { recursive: true });
 mkdirSync(config.home, { recursive: true });
