@@ -56,6 +56,8 @@ describe('sanitize', () => {
       '-----BEGIN RSA PRIVATE KEY-----'.repeat(1_000),
       'http://a:'.repeat(5_000),
       'A_KEY '.repeat(5_000),
+      'A_KEY='.repeat(5_000),
+      'a: '.repeat(5_000),
       `${'x'.repeat(100)}=`.repeat(200),
     ];
     const input = chunks.join(' ');
@@ -75,5 +77,15 @@ describe('sanitizeDeep', () => {
       ok: true,
       n: null,
     });
+  });
+});
+
+describe('sanitize key/value pairs', () => {
+  it('finds a secret pair that follows a harmless pair', () => {
+    expect(sanitize('Here it is: PASSWORD = hunter2')).toBe(`Here it is: PASSWORD = ${REDACTED}`);
+  });
+
+  it('redacts every secret pair on a line', () => {
+    expect(sanitize('A_TOKEN=x1 B_SECRET=y2 c=3')).toBe(`A_TOKEN=${REDACTED} B_SECRET=${REDACTED} c=3`);
   });
 });

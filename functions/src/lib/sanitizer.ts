@@ -19,7 +19,8 @@ const AUTH_HEADER = /\b(Bearer|Basic)(\s+)([A-Za-z0-9._~+/=-]{8,})/g;
 const URL_USERINFO =
   /\b((?:https?|ftp|sftp|ssh|git|redis|rediss|postgres|postgresql|mysql|mongodb|mongodb\+srv|amqps?):\/\/)[^\s/@:]+:[^\s/@]+@/gi;
 // `\b` before a word-character run keeps this linear: each word is scanned once.
-const SECRET_PAIR = /\b([A-Za-z_][A-Za-z0-9_]*)(["']?\s*[=:]\s*["']?)([^\s"'`,;&}]+)/g;
+const SECRET_PAIR = /\b([A-Za-z_][A-Za-z0-9_]*)(["']?\s*[=:]\s*["']?)/g;
+const PAIR_VALUE = /[^\s"'`,;&}]+/y;
 const SECRET_NAME = /(?:_KEY|_TOKEN|_SECRET|PASSWORD|PASSWD|^SECRET|^TOKEN|^APIKEY)$/i;
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
@@ -42,6 +43,26 @@ const redactPem = (text: string): string => {
   }
 };
 
+/**
+ * Finds `NAME = value` pairs by hand: a single replace would consume the value of a harmless pair
+ * (`is: PASSWORD`) and skip the secret pair that starts inside it.
+ */
+const redactPairs = (text: string): string => {
+  let out = '';
+  let from = 0;
+  SECRET_PAIR.lastIndex = 0;
+  for (let pair = SECRET_PAIR.exec(text); pair; pair = SECRET_PAIR.exec(text)) {
+    if (!SECRET_NAME.test(pair[1]!)) continue;
+    PAIR_VALUE.lastIndex = SECRET_PAIR.lastIndex;
+    const value = PAIR_VALUE.exec(text);
+    if (!value || value[0] === REDACTED) continue;
+    out += text.slice(from, SECRET_PAIR.lastIndex) + REDACTED;
+    from = PAIR_VALUE.lastIndex;
+    SECRET_PAIR.lastIndex = from;
+  }
+  return out + text.slice(from);
+};
+
 const looksEncoded = (value: string): boolean => /[0-9+/=]/.test(value);
 
 export const sanitize = (text: string): string => {
@@ -52,9 +73,7 @@ export const sanitize = (text: string): string => {
     scheme === 'Bearer' || looksEncoded(value) ? `${scheme}${space}${REDACTED}` : all,
   );
   out = out.replace(URL_USERINFO, (_all, scheme: string) => `${scheme}${REDACTED}@`);
-  out = out.replace(SECRET_PAIR, (all, name: string, sep: string, value: string) =>
-    SECRET_NAME.test(name) && value !== REDACTED ? `${name}${sep}${REDACTED}` : all,
-  );
+  out = redactPairs(out);
   return out;
 };
 
