@@ -9,11 +9,7 @@ export function SessionSelect(props: {
   return (
     <label class="session-select">
       <span class="visually-hidden">Conversation</span>
-      <select
-        data-testid="session-select"
-        value={props.value ?? ''}
-        onChange={(e) => props.onSelect(e.currentTarget.value || null)}
-      >
+      <select data-testid="session-select" onChange={(e) => props.onSelect(e.currentTarget.value || null)}>
         <option value="" selected={!props.value}>
           New conversation
         </option>
