@@ -116,7 +116,9 @@ export const runTask = async (
       systemPrompt: request.system_prompt,
       maxTurns: request.max_turns,
     };
-    const ran = await deps.runtime.run(spec, { signal, emit: send });
+    const ran = signal.aborted
+      ? failed('cancelled', 'Stopped before start')
+      : await deps.runtime.run(spec, { signal, emit: send });
     flushText();
     outcome = signal.aborted ? stopped(ran, signal.reason as StopReason, request) : ran;
     if (!fork && outcome.sessionId === null && outcome.error?.code !== 'session_not_found') {
