@@ -9,7 +9,7 @@ describe('agent image Dockerfile', () => {
   it('pins the same claude CLI version the server is tested with', () => {
     const pinned = /ARG CLAUDE_CODE_VERSION=(\S+)/.exec(dockerfile)?.[1];
     expect(pinned).toBe(manifest.dependencies['@anthropic-ai/claude-code']);
-    expect(dockerfile).toContain('@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}');
+    expect(dockerfile).toContain(['@anthropic-ai/claude-code@', '{CLAUDE_CODE_VERSION}'].join('$'));
   });
 
   it('runs as the non-root uid/gid 1000 with HOME at the EFS mount point', () => {
