@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@solidjs/testing-library';
 import { describe, expect, it } from 'vitest';
-import { createFakeServer, json, liveSse, result } from './fake-server';
-import { agent } from './fixtures';
+import { createFakeServer, json, liveSse, result, sse } from './fake-server';
+import { agent, execution } from './fixtures';
 import { renderApp } from './render-app';
 
 function streamingApi() {
@@ -74,5 +74,32 @@ describe('streamed assistant turn', () => {
     fireEvent.input(await screen.findByTestId('chat-input'), { target: { value: 'line one' } });
     fireEvent.keyDown(screen.getByTestId('chat-input'), { key: 'Enter', shiftKey: true });
     expect(server.taskBodies()).toHaveLength(0);
+  });
+
+  it('settles a turn that ended without a result event from the stored execution', async () => {
+    const server = createFakeServer({
+      'GET /api/agents/demo': agent(),
+      'GET /api/agents/demo/chats': { items: [] },
+      'POST /api/agents/demo/task': () =>
+        json(202, {
+          execution_id: 'e1',
+          status: 'queued',
+          session_id: 'sess-1',
+          chat_session_id: 'c1',
+          events_url: '',
+        }),
+      'GET /api/executions/e1/events': (call) =>
+        call.query.get('format') === 'json' ? { events: [], done: true } : sse([]),
+      'GET /api/executions/e1': execution({
+        id: 'e1',
+        status: 'failed',
+        response: null,
+        error: { code: 'agent_unreachable', message: 'The agent did not answer' },
+      }),
+    });
+    renderApp('/agents/demo?tab=chat', server.fetch);
+    await sendHello();
+    expect((await screen.findByTestId('chat-error')).textContent).toContain('The agent did not answer');
+    expect(assistant()?.querySelector('.typing')).toBeNull();
   });
 });

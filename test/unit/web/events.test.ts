@@ -16,7 +16,8 @@ describe('followEvents', () => {
   it('re-joins with Last-Event-ID after the stream drops and delivers each event once', async () => {
     let attempt = 0;
     const server = createFakeServer({
-      'GET /api/executions/e1/events': () => {
+      'GET /api/executions/e1/events': (call) => {
+        if (call.query.get('format') === 'json') return { events: [], done: false };
         attempt++;
         return attempt === 1
           ? stream(frame(1, { type: 'text', text: 'a' }) + frame(2, { type: 'text', text: 'b' }))
@@ -32,7 +33,23 @@ describe('followEvents', () => {
     expect(done).toBe(true);
     expect(seen.map((e) => e.seq)).toEqual([1, 2, 3]);
     expect(server.calls[0]?.headers.get('Authorization')).toBe('Bearer tok');
-    expect(server.calls[1]?.headers.get('Last-Event-ID')).toBe('2');
+    const streams = server.calls.filter((c) => c.query.get('format') !== 'json');
+    expect(streams[1]?.headers.get('Last-Event-ID')).toBe('2');
+  });
+
+  it('ends when the stream closes without a result and the JSON feed says the run is done', async () => {
+    const server = createFakeServer({
+      'GET /api/executions/e1/events': (call) =>
+        call.query.get('format') === 'json'
+          ? { events: [], done: true }
+          : stream(frame(1, { type: 'text', text: 'a' })),
+    });
+    const done = await followEvents(apiFor(server.fetch), 'e1', {
+      signal: new AbortController().signal,
+      onEvent: () => {},
+    });
+    expect(done).toBe(true);
+    expect(server.calls.map((c) => c.query.get('after'))).toEqual([null, '1']);
   });
 
   it('falls back to the JSON long-poll when the response is not an event stream', async () => {

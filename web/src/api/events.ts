@@ -69,6 +69,13 @@ export async function followEvents(api: Api, executionId: string, opts: FollowOp
     if (ev.type === 'result') finished = true;
   };
 
+  const poll = async (waitSeconds: number): Promise<boolean> => {
+    const res = await api.send(`${base}?format=json&after=${last}&wait=${waitSeconds}`, { signal });
+    const page = (await res.json()) as EventsPage;
+    for (const ev of page.events) deliver({ seq: ev.seq, type: ev.type, data: ev.data as AgentEvent });
+    return page.done || finished;
+  };
+
   while (!signal.aborted && !finished) {
     try {
       if (useSse) {
@@ -84,12 +91,13 @@ export async function followEvents(api: Api, executionId: string, opts: FollowOp
           if (ev) deliver(ev);
           return finished;
         });
+        if (finished) break;
+        // The server also closes after a run that ended without a result event (it never
+        // reached an agent); a proxy may close early. The JSON feed tells the two apart.
+        if (await poll(0)) return true;
         failures = 0;
       } else {
-        const res = await api.send(`${base}?format=json&after=${last}&wait=20`, { signal });
-        const page = (await res.json()) as EventsPage;
-        for (const ev of page.events) deliver({ seq: ev.seq, type: ev.type, data: ev.data as AgentEvent });
-        if (page.done) return true;
+        if (await poll(20)) return true;
         failures = 0;
         continue;
       }

@@ -115,8 +115,9 @@ export function createChatController(opts: { api: Api; agent: string; onLeaveRes
       finished = false;
     }
     if (mine !== epoch || ctrl.signal.aborted) return;
-    // A fork may end without reporting its session in the stream; the execution has it.
-    if (!finished || !state.headSessionId) {
+    // The stored execution settles what the stream did not: a run that ended without a result
+    // event, or a fork that never reported its session id.
+    if (!finished || state.turn?.executionId === executionId || !state.headSessionId) {
       try {
         const exec = await api.getExecution(executionId);
         if (mine === epoch) update((s) => rules.applyExecution(s, exec));
