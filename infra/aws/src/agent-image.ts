@@ -1,19 +1,16 @@
 import { DockerImageAsset, Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import { Construct } from 'constructs';
-import { repoRoot } from './paths';
+import { repoPath } from './paths';
 
 export interface AgentImageProps {
-  /** Build context; defaults to the repository root. */
+  /** Build context; defaults to agent-image/. */
   readonly directory?: string;
-  /** Dockerfile relative to the context. */
-  readonly file?: string;
 }
 
 /**
- * The agent server image. The build context is the repository root because agent-image imports
- * `@reprise/functions` by package name and `npm ci` needs every workspace's package.json; the
- * excludes keep the context (and the asset hash) to what the image is built from.
- * At synth the asset is only staged; `cdk deploy` builds and pushes it.
+ * The agent server image. Its context is agent-image/, whose .dockerignore admits only the
+ * esbuild bundle (dist/server.mjs) — bin/app.ts rebuilds that bundle before every synth so a
+ * deploy can never ship stale code. At synth the asset is only staged; `cdk deploy` builds it.
  */
 export class AgentImage extends Construct {
   readonly asset: DockerImageAsset;
@@ -21,24 +18,9 @@ export class AgentImage extends Construct {
   constructor(scope: Construct, id: string, props: AgentImageProps = {}) {
     super(scope, id);
     this.asset = new DockerImageAsset(this, 'Asset', {
-      directory: props.directory ?? repoRoot,
-      file: props.file ?? 'agent-image/Dockerfile',
-      // Graviton tasks: cheaper per vCPU, and the claude CLI ships a linux-arm64 binary.
+      directory: props.directory ?? repoPath('agent-image'),
+      // Graviton tasks: cheaper per vCPU, and the claude CLI ships a linux-arm64 build.
       platform: Platform.LINUX_ARM64,
-      exclude: [
-        '**/node_modules',
-        '.git',
-        '**/cdk.out',
-        '**/dist',
-        '.reprise',
-        'test',
-        'test-results',
-        'web/*',
-        '!web/package.json',
-        'infra/*',
-        '!infra/package.json',
-        '**/*.md',
-      ],
     });
   }
 

@@ -1,4 +1,4 @@
-import { Aws, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   CachePolicy,
   Distribution,
@@ -73,6 +73,7 @@ export class WebStack extends Stack {
       })),
     });
     this.siteUrl = `https://${this.distribution.distributionDomainName}`;
+    new CfnOutput(this, 'SiteUrl', { value: this.siteUrl });
 
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',

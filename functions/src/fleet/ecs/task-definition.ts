@@ -51,8 +51,6 @@ export function taskDefinitionInput(
         environment: [
           { name: 'PORT', value: String(AGENT_PORT) },
           { name: 'AGENT_HOME', value: AGENT_HOME },
-          // Claude keys sessions by cwd: one fixed, short path per agent, on the persistent home.
-          { name: 'AGENT_WORKDIR', value: `${AGENT_HOME}/work` },
           { name: 'ARCHIVE_BUCKET', value: config.archiveBucket },
           { name: 'ARCHIVE_PREFIX', value: names.archivePrefix },
           { name: 'REPRISE_TENANT', value: ref.tenant },
