@@ -17,10 +17,11 @@ export const buildClaudeArgs = (spec: RunSpec): string[] => {
   } else {
     args.push('--session-id', spec.sessionId);
   }
-  if (spec.model) args.push('--model', spec.model);
+  // `--flag=value`: a caller's value that starts with `-` can never be read as another flag.
+  if (spec.model) args.push(`--model=${spec.model}`);
   if (spec.allowedTools && spec.allowedTools.length > 0)
-    args.push('--allowedTools', spec.allowedTools.join(','));
-  if (spec.systemPrompt) args.push('--append-system-prompt', spec.systemPrompt);
-  if (spec.maxTurns !== undefined) args.push('--max-turns', String(spec.maxTurns));
+    args.push(`--allowedTools=${spec.allowedTools.join(',')}`);
+  if (spec.systemPrompt) args.push(`--append-system-prompt=${spec.systemPrompt}`);
+  if (spec.maxTurns !== undefined) args.push(`--max-turns=${spec.maxTurns}`);
   return args;
 };

@@ -56,10 +56,12 @@ const shutdown = async (signal: string) => {
   if (stopping) return;
   stopping = true;
   logger.info('shutdown', { signal, running: registry.size });
-  server.close();
+  const drained = new Promise<void>((resolve) => server.close(() => resolve()));
   const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + config.killGraceMs);
   force.unref();
   await registry.cancelAll();
+  // Let the cancelled turns' final `result` lines reach their clients before exiting.
+  await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 2_000))]);
   process.exit(0);
 };
 process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -75,6 +75,20 @@ describe('agent server guards', () => {
     expect(turn.result.response).toBe('Echo (turn 1): --help --version please');
   });
 
+  it('passes model, system prompt and max turns to the CLI without reading values as flags', async () => {
+    const turn = await runTurn(
+      server,
+      task('hello', {
+        model: 'claude-scripted-1',
+        system_prompt: '--version',
+        max_turns: 2,
+        allowed_tools: ['Bash'],
+      }),
+    );
+    expect(turn.events[0]).toMatchObject({ type: 'status', model: 'claude-scripted-1' });
+    expect(turn.result).toMatchObject({ status: 'success', response: 'Echo (turn 1): hello' });
+  });
+
   it('redacts a key printed by a tool before it reaches the stream', async () => {
     const key = `sk-ant-api03-${'Zq9'.repeat(12)}`;
     const response = await post(server, '/api/task', task(`run: echo ${key}`));

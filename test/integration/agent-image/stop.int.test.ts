@@ -40,6 +40,18 @@ describe('agent server timeouts and cancel', () => {
     expect(processesMentioning(body.session_id)).toEqual([]);
   });
 
+  it('cancels running turns and exits on SIGTERM, leaving no claude process behind', async () => {
+    const own = await startAgentServerProcess({ modelUrl: model.url });
+    const body = task('sleep: 30');
+    const { rest } = await firstEvent(await post(own, '/api/task', body));
+    expect(processesMentioning(body.session_id).length).toBeGreaterThan(0);
+    const stopped = own.stop();
+    const events = await rest;
+    await stopped;
+    expect(events.at(-1)).toMatchObject({ type: 'result', status: 'cancelled' });
+    expect(processesMentioning(body.session_id)).toEqual([]);
+  });
+
   it('keeps a turn running to completion when its HTTP client disconnects', async () => {
     const body = task('sleep: 1');
     const controller = new AbortController();

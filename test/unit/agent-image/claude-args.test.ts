@@ -23,17 +23,23 @@ describe('claude command line', () => {
     expect(fork).not.toContain('--session-id');
   });
 
-  it('passes model, tools, system prompt and max turns as separate arguments', () => {
+  it('passes model, tools, system prompt and max turns bound to their flags', () => {
     const args = buildClaudeArgs({
       ...base,
       model: 'm1',
       allowedTools: ['Bash', 'Read'],
-      systemPrompt: 'be brief',
+      systemPrompt: '--version first',
       maxTurns: 3,
     });
-    expect(args.join(' ')).toContain(
-      '--model m1 --allowedTools Bash,Read --append-system-prompt be brief --max-turns 3',
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--model=m1',
+        '--allowedTools=Bash,Read',
+        '--append-system-prompt=--version first',
+        '--max-turns=3',
+      ]),
     );
+    expect(args).not.toContain('--version');
   });
 
   it('derives the project folder by replacing every non-alphanumeric character', () => {
