@@ -10,6 +10,7 @@ import { suppressApiFindings } from './api-suppressions';
 import { fleetLookup, fleetManagement } from './fleet-access';
 import { resourceName } from './naming';
 import { RepriseRestApi } from './rest-api';
+import { ScheduleTargets } from './schedules';
 import { tableItemAccess } from './table-access';
 
 export interface ApiStackProps extends StackProps {
@@ -50,12 +51,16 @@ export class ApiStack extends Stack {
     // sweeper instead and can be continued as a chat.
     fns.runner.fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(1) });
 
+    const schedules = new ScheduleTargets(this, 'Schedules', { stage, scheduled: fns.scheduled.fn });
+    for (const statement of schedules.managementStatements(this)) fns.api.role.addToPolicy(statement);
+    for (const [name, value] of Object.entries(schedules.environment(fns.scheduled.fn))) {
+      fns.api.fn.addEnvironment(name, value);
+    }
+
     fns.scheduled.role.addToPolicy(tableItemAccess(table, 'read-write'));
     fns.scheduled.role.addToPolicy(invokeRunner);
 
-    // Finding stale runs across tenants is the one read that no tenant-keyed Query can serve: a
-    // filtered Scan, at most every five minutes, never on a request path.
-    fns.sweeper.role.addToPolicy(tableItemAccess(table, 'read-write', ['dynamodb:Scan']));
+    fns.sweeper.role.addToPolicy(tableItemAccess(table, 'read-write'));
     new Rule(this, 'SweepStaleRuns', {
       ruleName: resourceName(stage, 'sweep-stale-runs'),
       schedule: Schedule.rate(Duration.minutes(5)),

@@ -43,6 +43,11 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
         'Per-agent task roles are created at runtime under this path; creation also requires the agent permissions boundary.',
     },
     {
+      finding: nagArn('scheduler', `schedule/reprise-${stage}-schedules/*`),
+      reason:
+        "One EventBridge schedule per Reprise schedule, created at runtime; limited to this stage's group.",
+    },
+    {
       finding: nagArn('elasticfilesystem', 'access-point/*'),
       reason:
         'Access point ids are assigned at creation; deletion is further limited by the reprise:stage resource tag.',
