@@ -6,15 +6,31 @@ import { type LocalStack, startLocalStack as start } from '../../infra/local/src
 
 export type { LocalStack };
 
+export interface TestStackOptions {
+  readonly dataDir?: string;
+  readonly port?: number;
+  readonly persist?: boolean;
+  readonly seedFailedRun?: boolean;
+  /** Share the integration run's DynamoDB Local (a fresh table) instead of starting another. */
+  readonly dynamoEndpoint?: string;
+}
+
 /** The whole local stack in this process, on a free port, with its data in a temp folder. */
-export async function startLocalStack(options: { dataDir?: string; port?: number; persist?: boolean } = {}) {
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rp-stack-')));
+export async function startLocalStack(options: TestStackOptions = {}) {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rp-')));
   const stack = await start({
     dataDir,
     port: options.port ?? 0,
     persist: options.persist ?? false,
     webDist: resolve('web/dist'),
     logger: silentLogger,
+    seedFailedRun: options.seedFailedRun ?? false,
+    ...(options.dynamoEndpoint
+      ? {
+          dynamoEndpoint: options.dynamoEndpoint,
+          tableName: `stack-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+        }
+      : {}),
   });
   return { ...stack, dataDir };
 }
@@ -27,4 +43,21 @@ export async function devToken(url: string, email: string): Promise<string> {
   });
   if (!res.ok) throw new Error(`dev token for ${email}: ${res.status}`);
   return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** A small JSON client for one user against a running stack. */
+export async function clientFor(url: string, email: string) {
+  const token = await devToken(url, email);
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
+    const json: any = text ? JSON.parse(text) : null;
+    return { status: res.status, body: json };
+  };
+  return { token, call };
 }

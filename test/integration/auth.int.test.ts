@@ -5,6 +5,7 @@ import { ulid } from '@reprise/functions/lib/ids';
 import { silentLogger } from '@reprise/functions/lib/log';
 import { createRemoteJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalPlatform } from '../../infra/local/src/platform';
 import { type IdpServer, startIdpServer } from '../helpers/idp-server';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 
@@ -19,7 +20,8 @@ beforeAll(async () => {
     createRemoteJWKSet(new URL(idp.jwksUrl)),
     new ApiKeyStore(db),
   );
-  app = createApp({ version: 'test', auth, logger: silentLogger });
+  const platform = createLocalPlatform({ db, dataDir: idp.keyDir, modelUrl: null, logger: silentLogger });
+  app = createApp({ version: 'test', auth, core: platform.core });
 });
 afterAll(async () => {
   await Promise.all([idp.close(), db.drop()]);

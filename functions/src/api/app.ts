@@ -1,19 +1,27 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { CoreDeps } from '../core/deps';
 import { AppError, NotFoundError } from '../lib/errors';
-import type { Logger } from '../lib/log';
 import type { Authenticator } from './auth';
 import type { AppEnv } from './env';
 import { renderError } from './errors';
 import { authenticate } from './middleware/authenticate';
 import { requestContext } from './middleware/request-context';
+import { openApiDocument } from './openapi';
+import { agentRoutes } from './routes/agents';
+import { chatRoutes } from './routes/chats';
+import { executionRoutes } from './routes/executions';
+import { keyRoutes } from './routes/keys';
 import { meRoutes } from './routes/me';
 import { systemRoutes } from './routes/system';
+import { taskRoutes } from './routes/tasks';
 
 export interface AppDeps {
   readonly version: string;
   readonly auth: Authenticator;
-  readonly logger: Logger;
+  readonly core: CoreDeps;
+  /** Extra authenticated route groups (schedules) mounted under /api. */
+  readonly extraRoutes?: ReadonlyArray<Hono<AppEnv>>;
 }
 
 /** 100,000 characters of message can be 400 KB of UTF-8; the rest of the body is small. */
@@ -23,13 +31,23 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.route(
     '/',
-    systemRoutes(deps.version, () => ({ openapi: '3.1.0' })),
+    systemRoutes(deps.version, () => openApiDocument(deps.version)),
   );
   api.use('*', authenticate(deps.auth));
-  api.route('/', meRoutes());
+  for (const routes of [
+    meRoutes(),
+    agentRoutes(deps.core),
+    taskRoutes(deps.core),
+    executionRoutes(deps.core),
+    chatRoutes(deps.core),
+    keyRoutes(deps.core),
+    ...(deps.extraRoutes ?? []),
+  ]) {
+    api.route('/', routes);
+  }
 
   const app = new Hono<AppEnv>();
-  app.use('*', requestContext(deps.logger));
+  app.use('*', requestContext(deps.core.logger));
   app.use(
     '/api/*',
     bodyLimit({

@@ -9,6 +9,8 @@ const t = (tenant: string) => `T#${tenant}`;
 
 export const keys = {
   tenant: (tenant: string) => ({ pk: t(tenant), sk: 'TENANT' }),
+  /** The one partition not led by a tenant: the list of tenants, read only by background jobs. */
+  tenantRegistry: (tenant: string) => ({ pk: 'TENANTS', sk: t(tenant) }),
   user: (tenant: string, userId: string) => ({ pk: t(tenant), sk: `U#${userId}` }),
   apiKey: (tenant: string, id: string) => ({ pk: t(tenant), sk: `K#${id}` }),
   agent: (tenant: string, name: string) => ({ pk: t(tenant), sk: `A#${name}` }),

@@ -6,12 +6,14 @@ import { serve } from '@hono/node-server';
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
 import { createDb } from '@reprise/functions/data/client';
-import { ApiKeyStore } from '@reprise/functions/data/stores/api-keys';
 import { createLogger, type Logger } from '@reprise/functions/lib/log';
+import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
 import { createRemoteJWKSet } from 'jose';
 import { createDevIdp } from './dev-idp';
 import { startDynamoLocal } from './dynamodb';
-import { seedIdentities } from './seed';
+import { createLocalPlatform, type LocalPlatform } from './platform';
+import { startScriptedModel } from './scripted-model/index';
+import { seedDemoAgent, seedIdentities } from './seed';
 import { SEED_USERS } from './seed-data';
 import { staticSite } from './static-site';
 import { ensureTable } from './table-bootstrap';
@@ -25,12 +27,18 @@ export interface LocalStackOptions {
   readonly webDist: string;
   readonly logger?: Logger;
   readonly onProgress?: (step: string) => void;
+  /** Give the demo agent a failed run to continue (npm start); tests that count runs turn it off. */
+  readonly seedFailedRun?: boolean;
+  /** Use an already running DynamoDB Local (tests share one) and this table in it. */
+  readonly dynamoEndpoint?: string;
+  readonly tableName?: string;
 }
 
 export interface LocalStack {
   readonly url: string;
   readonly dynamoEndpoint: string;
   readonly tableName: string;
+  readonly platform: LocalPlatform;
   stop(): Promise<void>;
 }
 
@@ -51,10 +59,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     await mkdir(options.dataDir, { recursive: true });
     progress('starting DynamoDB Local');
-    const dynamo = await startDynamoLocal(
-      options.persist ? { dataDir: await ensureDir(join(options.dataDir, 'dynamodb')) } : {},
-    );
-    cleanups.push(dynamo.stop);
+    const dynamo = options.dynamoEndpoint
+      ? { endpoint: options.dynamoEndpoint }
+      : await startDynamoLocal(
+          options.persist ? { dataDir: await ensureDir(join(options.dataDir, 'dynamodb')) } : {},
+        );
+    if ('stop' in dynamo) cleanups.push(dynamo.stop);
+    const tableName = options.tableName ?? TABLE_NAME;
 
     progress('preparing the table');
     const raw = new DynamoDBClient({
@@ -62,11 +73,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       region: 'us-east-1',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
-    await ensureTable(raw, TABLE_NAME);
+    await ensureTable(raw, tableName);
     raw.destroy();
-    const db = createDb({ tableName: TABLE_NAME, region: 'us-east-1', endpoint: dynamo.endpoint });
+    const db = createDb({ tableName, region: 'us-east-1', endpoint: dynamo.endpoint });
     cleanups.push(async () => db.doc.destroy());
     await seedIdentities(db);
+
+    progress('starting the scripted model');
+    const model = await startScriptedModel({});
+    cleanups.push(() => model.close());
 
     progress('starting the API');
     let handler: (req: Request) => Response | Promise<Response> = () =>
@@ -86,16 +101,27 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       audience: AUDIENCE,
       users: SEED_USERS,
     });
+    const platform = createLocalPlatform({ db, dataDir: options.dataDir, modelUrl: model.url, logger });
+    cleanups.push(() => platform.close());
     const auth = createAuthenticator(
       { issuer: idp.issuer, audience: idp.audience, jwksUrl: `${url}${idp.jwksPath}` },
       createRemoteJWKSet(new URL(`${url}${idp.jwksPath}`)),
-      new ApiKeyStore(db),
+      platform.core.stores.apiKeys,
     );
-    const app = createApp({ version: '0.1.0', auth, logger });
+    const app = createApp({ version: '0.1.0', auth, core: platform.core });
     app.route('/auth/dev', idp.routes());
     app.route('/', staticSite(options.webDist));
     handler = app.fetch;
-    return { url, dynamoEndpoint: dynamo.endpoint, tableName: TABLE_NAME, stop };
+
+    // The local stand-in for the scheduled sweeper Lambda.
+    const sweeper = setInterval(() => {
+      sweepStaleRuns(platform.core).catch((e: unknown) => logger.error('sweep failed', { error: String(e) }));
+    }, 60_000);
+    cleanups.push(async () => clearInterval(sweeper));
+
+    progress('starting agent demo');
+    await seedDemoAgent(platform.core, options.seedFailedRun ?? true);
+    return { url, dynamoEndpoint: dynamo.endpoint, tableName, platform, stop };
   } catch (e) {
     await stop();
     throw e;

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../lib/schemas/common';
 import type { Db } from '../client';
 import { keys } from '../keys';
@@ -26,6 +26,21 @@ export class UserStore {
         Item: { ...keys.tenant(tenant.tenant), type: 'tenant', ...tenant },
       }),
     );
+    await this.db.doc.send(
+      new PutCommand({ TableName: this.db.table, Item: { ...keys.tenantRegistry(tenant.tenant) } }),
+    );
+  }
+
+  /** Background jobs only (the stale-run sweeper); no request path lists tenants. */
+  async listTenants(): Promise<string[]> {
+    const out = await this.db.doc.send(
+      new QueryCommand({
+        TableName: this.db.table,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.tenantRegistry('').pk },
+      }),
+    );
+    return (out.Items ?? []).map((i) => String(i.sk).slice(2));
   }
 
   async putUser(user: User): Promise<void> {

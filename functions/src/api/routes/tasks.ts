@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import * as z from 'zod/mini';
+import type { CoreDeps } from '../../core/deps';
+import { executionView } from '../../core/executions';
+import { submitTask } from '../../core/tasks';
+import { waitForTerminal } from '../../core/wait';
+import { AgentName } from '../../lib/schemas/common';
+import { TaskQuery, TaskRequest } from '../../lib/schemas/tasks';
+import type { AppEnv } from '../env';
+import { validate } from '../validate';
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function taskRoutes(deps: CoreDeps) {
+  return new Hono<AppEnv>().post(
+    '/agents/:name/task',
+    validate('param', z.object({ name: AgentName })),
+    validate('query', TaskQuery),
+    validate('json', TaskRequest),
+    async (c) => {
+      const who = c.get('identity');
+      const key = c.req.header('idempotency-key');
+      const submitted = await submitTask(deps, who, c.req.valid('param').name, c.req.valid('json'), {
+        idempotencyKey: key && IDEMPOTENCY_KEY.test(key) ? key : undefined,
+      });
+      const wait = c.req.valid('query').wait ?? 0;
+      const e =
+        wait > 0 ? await waitForTerminal(deps, submitted.execution, wait * 1000) : submitted.execution;
+      if (e.status !== 'queued' && e.status !== 'running')
+        return c.json(await executionView(deps, who, e), 200);
+      return c.json(
+        {
+          execution_id: e.id,
+          status: e.status,
+          session_id: e.claude_session_id,
+          ...(submitted.chat_session_id ? { chat_session_id: submitted.chat_session_id } : {}),
+          events_url: `/api/executions/${e.id}/events`,
+        },
+        202,
+      );
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { CoreDeps } from '../core/deps';
+import { followEvents } from '../core/event-feed';
+import type { ExecutionRecord } from '../data/stores/execution-record';
+import type { AppEnv } from './env';
+
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * `text/event-stream` of an execution's events. Each carries `id: <seq>` so a client that drops can
+ * re-join with Last-Event-ID and get the rest with no gap and no duplicate. The stream ends after
+ * the terminal event; closing it never affects the run.
+ */
+export function sseResponse(c: Context<AppEnv>, deps: CoreDeps, e: ExecutionRecord, after: number) {
+  c.header('cache-control', 'no-cache, no-transform');
+  c.header('x-accel-buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    const abort = new AbortController();
+    stream.onAbort(() => abort.abort());
+    let cursor = after;
+    while (!abort.signal.aborted) {
+      // followEvents returns empty only after waiting a full heartbeat interval with nothing new.
+      const page = await followEvents(deps, e, cursor, HEARTBEAT_MS, abort.signal);
+      for (const ev of page.events) {
+        await stream.writeSSE({ id: String(ev.seq), event: ev.type, data: JSON.stringify(ev.data) });
+        cursor = ev.seq;
+      }
+      if (page.done) return;
+      if (page.events.length === 0 && !abort.signal.aborted) await stream.write(': heartbeat\n\n');
+    }
+  });
+}

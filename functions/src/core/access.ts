@@ -1,0 +1,38 @@
+import type { Stores } from '../data/create-stores';
+import type { AgentRecord } from '../data/stores/agents';
+import type { ExecutionRecord } from '../data/stores/execution-record';
+import { ForbiddenError, NotFoundError } from '../lib/errors';
+import { type Identity, isAdmin } from './identity';
+
+/** Same tenant and (admin, owner or shared with). Everything else must look like a missing name. */
+export const canSeeAgent = (who: Identity, agent: AgentRecord): boolean =>
+  agent.tenant === who.tenant &&
+  (isAdmin(who) || agent.owner_user_id === who.user_id || agent.shared_with.includes(who.email));
+
+/** Deleting and re-sharing an agent belong to its owner and the tenant's admins. */
+export const canAdministerAgent = (who: Identity, agent: AgentRecord): boolean =>
+  agent.tenant === who.tenant && (isAdmin(who) || agent.owner_user_id === who.user_id);
+
+export async function requireVisibleAgent(stores: Stores, who: Identity, name: string): Promise<AgentRecord> {
+  // The key starts with the caller's tenant, so another tenant's agent is simply not found.
+  const agent = await stores.agents.getAgent(who.tenant, name);
+  if (!agent || !canSeeAgent(who, agent)) throw new NotFoundError('Agent');
+  return agent;
+}
+
+export function requireAgentAdministrator(who: Identity, agent: AgentRecord): void {
+  if (!canAdministerAgent(who, agent))
+    throw new ForbiddenError('Only the agent owner or an admin may do this');
+}
+
+/** Executions are visible to whoever sees their agent (as on the reference platform). */
+export async function requireVisibleExecution(
+  stores: Stores,
+  who: Identity,
+  id: string,
+): Promise<{ execution: ExecutionRecord; agent: AgentRecord }> {
+  const execution = await stores.executions.getExecution(who.tenant, id);
+  const agent = execution ? await stores.agents.getAgent(who.tenant, execution.agent) : null;
+  if (!execution || !agent || !canSeeAgent(who, agent)) throw new NotFoundError('Execution');
+  return { execution, agent };
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import type { ChatRecord } from '../data/stores/chats';
+import type { ExecutionRecord } from '../data/stores/execution-record';
+import { AppError, ConflictError, NotFoundError } from '../lib/errors';
+import { ulid, uuid } from '../lib/ids';
+import type { ExecutionSource } from '../lib/schemas/executions';
+import type { TaskRequest } from '../lib/schemas/tasks';
+import { requireVisibleAgent } from './access';
+import type { CoreDeps } from './deps';
+import type { Identity } from './identity';
+import { passResumeGate } from './resume-gate';
+
+export const DEFAULT_TIMEOUT_SECONDS = 600;
+/** Long enough to cover dispatch; the runner renews it while the CLI runs. */
+export const LEASE_TTL_MS = 120_000;
+
+export interface SubmitOptions {
+  readonly idempotencyKey?: string | undefined;
+  readonly source?: ExecutionSource;
+  readonly scheduleId?: string | null;
+  readonly triggeredBy?: { kind: string; id: string };
+}
+
+export interface Submitted {
+  readonly execution: ExecutionRecord;
+  readonly chat_session_id: string | null;
+  readonly replayed: boolean;
+}
+
+/**
+ * Runs a task (and every chat turn). The order is the contract: agent visible (404) → resume gate
+ * (400/404) → agent running (409) → transcript present (410) → lease (409 session_busy) → create →
+ * dispatch. Nothing is written before every check has passed.
+ */
+export async function submitTask(
+  deps: CoreDeps,
+  who: Identity,
+  agentName: string,
+  body: TaskRequest,
+  opts: SubmitOptions = {},
+): Promise<Submitted> {
+  const { stores } = deps;
+  const agent = await requireVisibleAgent(stores, who, agentName);
+  const keyHash = opts.idempotencyKey ? createHash('sha256').update(opts.idempotencyKey).digest('hex') : null;
+  if (keyHash) {
+    const replay = await findReplay(deps, who, keyHash);
+    if (replay) return replay;
+  }
+
+  const chat = body.chat_session_id
+    ? await requireOwnChat(deps, who, agent.name, body.chat_session_id)
+    : null;
+  const resumeId = body.resume_session_id ?? chat?.head_session_id ?? undefined;
+  const owners = resumeId ? await passResumeGate(stores.executions, who, agent.name, resumeId) : [];
+
+  const ref = { tenant: who.tenant, agent: agent.name };
+  const endpoint = (await deps.fleet.status(ref)) === 'running' ? await deps.fleet.endpoint(ref) : null;
+  if (!endpoint)
+    throw new ConflictError(`Agent ${agent.name} is not running; start it first`, 'agent_not_running');
+  if (resumeId && (await deps.agentClient.sessionState(endpoint, resumeId)) === 'missing') {
+    throw new AppError(410, 'session_expired', 'The transcript of that session is gone; start a fresh chat');
+  }
+
+  const id = ulid(deps.clock.now());
+  const now = new Date(deps.clock.now()).toISOString();
+  if (
+    resumeId &&
+    !(await stores.leases.acquireLease(who.tenant, agent.name, resumeId, id, LEASE_TTL_MS, deps.clock.now()))
+  ) {
+    throw new ConflictError('Another turn is writing to this session right now', 'session_busy');
+  }
+
+  const fork = Boolean(resumeId && body.fork_session);
+  const chatId = chat?.id ?? (body.start_chat ? ulid(deps.clock.now()) : null);
+  const execution: ExecutionRecord = {
+    tenant: who.tenant,
+    id,
+    agent: agent.name,
+    runtime: agent.runtime,
+    source: opts.source ?? (chatId ? 'chat' : who.via === 'api_key' ? 'api' : 'manual'),
+    status: 'queued',
+    message: body.message,
+    model: body.model ?? null,
+    response: null,
+    error: null,
+    owner_user_id: who.user_id,
+    triggered_by:
+      opts.triggeredBy ??
+      (who.api_key_id ? { kind: 'api_key', id: who.api_key_id } : { kind: 'user', id: who.user_id }),
+    // New sessions get their id now, so even a run that crashes at once can be continued.
+    claude_session_id: resumeId ? (fork ? null : resumeId) : uuid(),
+    resumed_session_id: resumeId ?? null,
+    resumed_from_execution_id: owners[0]?.execution_id ?? null,
+    chat_session_id: chatId,
+    forked: fork,
+    cost_usd: null,
+    context_used: null,
+    context_max: null,
+    num_turns: null,
+    tool_calls: [],
+    created_at: now,
+    started_at: null,
+    finished_at: null,
+    duration_ms: null,
+    schedule_id: opts.scheduleId ?? null,
+    timeout_seconds: body.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+    options: {
+      allowed_tools: body.allowed_tools,
+      system_prompt: body.system_prompt,
+      max_turns: body.max_turns,
+    },
+    lease_session_id: resumeId ?? null,
+  };
+  try {
+    if (
+      keyHash &&
+      !(await stores.idempotency.claimKey(who.tenant, who.user_id, keyHash, id, deps.clock.now()))
+    ) {
+      // A concurrent request with the same key won the claim; answer with its execution instead.
+      if (resumeId) await stores.leases.releaseLease(who.tenant, agent.name, resumeId, id);
+      const replay = await findReplay(deps, who, keyHash);
+      if (replay) return replay;
+      throw new ConflictError('A request with this Idempotency-Key is still being accepted; retry shortly');
+    }
+    await stores.executions.createExecution(execution);
+    if (chat) await stores.chats.addTurn(chat, id, now);
+    else if (chatId) await startChat(deps, who, execution, chatId, now);
+    await deps.dispatcher.dispatch({ tenant: who.tenant, execution_id: id });
+  } catch (e) {
+    if (resumeId) await stores.leases.releaseLease(who.tenant, agent.name, resumeId, id);
+    throw e;
+  }
+  return { execution, chat_session_id: chatId, replayed: false };
+}
+
+async function findReplay(deps: CoreDeps, who: Identity, keyHash: string): Promise<Submitted | null> {
+  const existingId = await deps.stores.idempotency.findExecutionForKey(who.tenant, who.user_id, keyHash);
+  const existing = existingId ? await deps.stores.executions.getExecution(who.tenant, existingId) : null;
+  return existing ? { execution: existing, chat_session_id: existing.chat_session_id, replayed: true } : null;
+}
+
+async function requireOwnChat(
+  deps: CoreDeps,
+  who: Identity,
+  agent: string,
+  chatId: string,
+): Promise<ChatRecord> {
+  const found = await deps.stores.chats.getChatWithTurns(who.tenant, chatId);
+  if (!found || found.chat.agent !== agent || found.chat.owner_user_id !== who.user_id)
+    throw new NotFoundError('Chat');
+  return found.chat;
+}
+
+async function startChat(deps: CoreDeps, who: Identity, e: ExecutionRecord, chatId: string, now: string) {
+  await deps.stores.chats.createChat(
+    {
+      tenant: who.tenant,
+      id: chatId,
+      agent: e.agent,
+      owner_user_id: who.user_id,
+      title: e.message.replace(/\s+/g, ' ').trim().slice(0, 80),
+      head_session_id: e.claude_session_id,
+      head_execution_id: null,
+      resumed_from_execution_id: e.resumed_from_execution_id,
+      turns: 1,
+      created_at: now,
+      updated_at: now,
+    },
+    e.id,
+  );
+  if (e.resumed_from_execution_id) {
+    await deps.stores.executions.addContinuation(
+      who.tenant,
+      e.resumed_from_execution_id,
+      chatId,
+      who.user_id,
+      now,
+    );
+  }
+}

@@ -1,0 +1,74 @@
+import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType, ExecutionEvent } from '../../lib/schemas/executions';
+import type { Db } from '../client';
+import { keys } from '../keys';
+
+const BATCH_LIMIT = 25;
+/** Events live 30 days; the execution record keeps the outcome for good. */
+const EVENT_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface NewEvent {
+  readonly seq: number;
+  readonly type: EventType;
+  readonly data: Record<string, unknown>;
+  readonly created_at: string;
+}
+
+/** Events share the execution's partition, so "events after N" is one Query on a sort-key range. */
+export class EventStore {
+  constructor(private readonly db: Db) {}
+
+  async appendEvents(tenant: string, executionId: string, events: readonly NewEvent[]): Promise<void> {
+    for (let i = 0; i < events.length; i += BATCH_LIMIT) {
+      let requests = events.slice(i, i + BATCH_LIMIT).map((e) => ({
+        PutRequest: {
+          Item: {
+            ...keys.event(tenant, executionId, e.seq),
+            type: 'event',
+            seq: e.seq,
+            event_type: e.type,
+            data: e.data,
+            created_at: e.created_at,
+            expires_at: Math.floor(Date.parse(e.created_at) / 1000) + EVENT_TTL_SECONDS,
+          },
+        },
+      }));
+      // BatchWrite may hand back unprocessed items under throttling; retry them with backoff.
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        const out = await this.db.doc.send(
+          new BatchWriteCommand({ RequestItems: { [this.db.table]: requests } }),
+        );
+        requests = (out.UnprocessedItems?.[this.db.table] ?? []) as typeof requests;
+        if (requests.length > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      }
+    }
+  }
+
+  async listEventsAfter(
+    tenant: string,
+    executionId: string,
+    after: number,
+    limit = 500,
+  ): Promise<ExecutionEvent[]> {
+    const range = keys.eventRange(after);
+    const out = await this.db.doc.send(
+      new QueryCommand({
+        TableName: this.db.table,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': keys.execution(tenant, executionId).pk,
+          ':from': range.from,
+          ':to': range.to,
+        },
+        ConsistentRead: true,
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map((i) => ({
+      seq: Number(i.seq),
+      type: i.event_type as EventType,
+      data: i.data as Record<string, unknown>,
+      created_at: String(i.created_at),
+    }));
+  }
+}

@@ -1,0 +1,40 @@
+import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
+import type { Dispatcher } from '../core/ports';
+import type { Logger } from '../lib/log';
+
+type Job = { tenant: string; execution_id: string };
+
+/** Local stand-in for an async Lambda invoke: runs in this process, never awaited by the request. */
+export function inProcessDispatcher(run: (job: Job) => Promise<void>, logger: Logger) {
+  const running = new Set<Promise<void>>();
+  const dispatcher: Dispatcher & { drain(): Promise<void> } = {
+    async dispatch(job) {
+      const p: Promise<void> = Promise.resolve()
+        .then(() => run(job))
+        .catch((e: unknown) =>
+          logger.error('runner crashed', { execution_id: job.execution_id, error: String(e).slice(0, 300) }),
+        )
+        .finally(() => running.delete(p));
+      running.add(p);
+    },
+    async drain() {
+      await Promise.allSettled([...running]);
+    },
+  };
+  return dispatcher;
+}
+
+/** In AWS: `InvocationType: Event` returns as soon as Lambda has queued the job. */
+export function lambdaDispatcher(lambda: LambdaClient, functionName: string): Dispatcher {
+  return {
+    async dispatch(job) {
+      await lambda.send(
+        new InvokeCommand({
+          FunctionName: functionName,
+          InvocationType: 'Event',
+          Payload: new TextEncoder().encode(JSON.stringify(job)),
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import type { CoreDeps } from '../core/deps';
+import { LEASE_TTL_MS } from '../core/tasks';
+import type { ExecutionRecord } from '../data/stores/execution-record';
+import { isTerminal } from '../data/stores/execution-record';
+import { AgentHttpError } from '../fleet/agent-client';
+import type { AgentEndpoint } from '../fleet/agent-fleet';
+import type { AgentTaskRequest, ResultEvent } from '../lib/agent-events';
+import { sanitizeDeep } from '../lib/sanitizer';
+import { EventWriter } from './event-writer';
+import { failureResult, outcomeFromResult } from './outcome';
+
+export type RunnerDeps = Pick<CoreDeps, 'stores' | 'fleet' | 'agentClient' | 'signal' | 'clock' | 'logger'>;
+
+const LEASE_RENEW_MS = 30_000;
+/** The agent enforces the timeout itself; this only catches an agent that never answers. */
+const TRANSPORT_GRACE_MS = 60_000;
+
+/**
+ * Runs one execution to its end: marks it running, streams the agent's events into the table,
+ * writes the outcome with a conditional update (cancel wins races), advances the chat and frees
+ * the session lease — whatever happens to the agent on the way.
+ */
+export async function runExecution(
+  deps: RunnerDeps,
+  job: { tenant: string; execution_id: string },
+): Promise<void> {
+  const { stores, clock } = deps;
+  const log = deps.logger.child({ tenant: job.tenant, execution_id: job.execution_id });
+  const e = await stores.executions.getExecution(job.tenant, job.execution_id);
+  if (!e) return log.warn('runner: execution not found');
+  const writer = new EventWriter(stores.events, deps.signal, e.tenant, e.id, log, () => clock.now());
+  try {
+    if (isTerminal(e.status)) return;
+    const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
+    const result = endpoint
+      ? (await await stores.executions.markRunning(e, new Date(clock.now()).toISOString()))
+        ? await stream(deps, e, endpoint, writer)
+        : failureResult(e, 'cancelled', 'Cancelled before it started', clock.now())
+      : failureResult(e, 'agent_not_running', `Agent ${e.agent} is not running`, clock.now());
+    const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
+    const finished = await stores.executions.finishExecution(e, outcome);
+    // Followers end on the result event, so it must tell the stored truth: when a cancel won the
+    // race, say so rather than what the agent reported.
+    const stored = finished ? null : await stores.executions.getExecution(e.tenant, e.id);
+    writer.push(
+      stored ? { ...result, status: stored.status as typeof result.status, error: stored.error } : result,
+    );
+    await writer.flush();
+    const sessionUsable = !['session_not_found', 'session_expired', 'session_busy'].includes(
+      result.error?.code ?? '',
+    );
+    if (e.chat_session_id && outcome.claude_session_id && sessionUsable) {
+      await stores.chats.advanceHead(e.tenant, e.chat_session_id, outcome.claude_session_id, e.id);
+    }
+    log.info('runner: finished', { status: finished ? outcome.status : 'already_terminal' });
+  } finally {
+    await writer.flush();
+    if (e.lease_session_id) await stores.leases.releaseLease(e.tenant, e.agent, e.lease_session_id, e.id);
+    deps.signal.notify(e.id);
+  }
+}
+
+async function stream(deps: RunnerDeps, e: ExecutionRecord, endpoint: AgentEndpoint, writer: EventWriter) {
+  const abort = new AbortController();
+  const deadline = setTimeout(() => abort.abort(), e.timeout_seconds * 1000 + TRANSPORT_GRACE_MS);
+  const renew = e.lease_session_id
+    ? setInterval(() => {
+        void deps.stores.leases
+          .renewLease(e.tenant, e.agent, e.lease_session_id!, e.id, LEASE_TTL_MS, deps.clock.now())
+          .catch(() => {});
+      }, LEASE_RENEW_MS)
+    : null;
+  let result: ResultEvent | null = null;
+  try {
+    for await (const raw of deps.agentClient.runTask(endpoint, taskBody(e), abort.signal)) {
+      const event = sanitizeDeep(raw);
+      if (event.type === 'result') {
+        result = event;
+        continue;
+      }
+      if (event.type === 'status' && event.session_id && e.forked && !e.claude_session_id) {
+        e.claude_session_id = event.session_id;
+        await deps.stores.executions.recordSessionId(e, event.session_id);
+      }
+      writer.push(event);
+    }
+  } catch (err) {
+    if (err instanceof AgentHttpError && err.code === 'session_busy') {
+      return failureResult(e, 'session_busy', 'Another turn is writing to this session', deps.clock.now());
+    }
+    deps.logger.warn('runner: agent stream broke', { execution_id: e.id, error: String(err).slice(0, 200) });
+  } finally {
+    clearTimeout(deadline);
+    if (renew) clearInterval(renew);
+  }
+  return (
+    result ??
+    failureResult(
+      e,
+      'agent_unreachable',
+      'The agent stopped before it reported a result (it may have crashed)',
+      deps.clock.now(),
+    )
+  );
+}
+
+function taskBody(e: ExecutionRecord): AgentTaskRequest {
+  const resuming = e.resumed_session_id !== null;
+  return {
+    execution_id: e.id,
+    message: e.message,
+    session_id: resuming ? e.resumed_session_id! : e.claude_session_id!,
+    resume: resuming,
+    fork_session: e.forked,
+    timeout_seconds: e.timeout_seconds,
+    ...(e.model ? { model: e.model } : {}),
+    ...(e.options.allowed_tools ? { allowed_tools: e.options.allowed_tools } : {}),
+    ...(e.options.system_prompt ? { system_prompt: e.options.system_prompt } : {}),
+    ...(e.options.max_turns ? { max_turns: e.options.max_turns } : {}),
+  };
+}

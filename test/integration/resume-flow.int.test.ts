@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { clientFor, type LocalStack, startLocalStack } from '../helpers/local-stack';
+
+type Client = Awaited<ReturnType<typeof clientFor>>;
+let stack: LocalStack;
+let bob: Client;
+
+beforeAll(async () => {
+  stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
+  bob = await clientFor(stack.url, 'bob@acme.test');
+});
+afterAll(() => stack?.stop());
+
+const turn = (c: Client, body: Record<string, unknown>) =>
+  c.call('POST', '/api/agents/demo/task?wait=25', body);
+
+describe('continue an execution as a chat (real CLI, scripted model)', () => {
+  let first: { id: string; claude_session_id: string };
+  let chatId: string;
+  const sessions: string[] = [];
+
+  it('runs a failing command and records the session id chosen up front', async () => {
+    const res = await turn(bob, { message: 'run: ls /nonexistent' });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    expect(res.body.claude_session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.body.tool_calls[0]).toMatchObject({ name: 'Bash', is_error: true });
+    expect(res.body.can_continue_as_chat).toBe(true);
+    first = res.body;
+  });
+
+  it('resumes it in a new chat and the agent names the failing command', async () => {
+    const res = await turn(bob, {
+      message: 'what went wrong',
+      resume_session_id: first.claude_session_id,
+      fork_session: true,
+      start_chat: true,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.response).toContain('ls /nonexistent');
+    expect(res.body.response).toContain('run: ls /nonexistent');
+    expect(res.body).toMatchObject({ source: 'chat', forked: true, resumed_from_execution_id: first.id });
+    // A fork writes a new session and leaves the execution's own transcript as it was.
+    expect(res.body.claude_session_id).not.toBe(first.claude_session_id);
+    chatId = res.body.chat_session_id;
+    sessions.push(res.body.claude_session_id);
+  });
+
+  it('keeps the whole context on the second and third resumed turns', async () => {
+    const second = await turn(bob, {
+      message: 'remember the word kumquat',
+      resume_session_id: sessions[0],
+      chat_session_id: chatId,
+    });
+    expect(second.status).toBe(200);
+    expect(second.body.response).toMatch(/Echo \(turn 3\)/);
+    const third = await turn(bob, {
+      message: 'recap',
+      resume_session_id: second.body.claude_session_id,
+      chat_session_id: chatId,
+    });
+    expect(third.body.response).toContain('run: ls /nonexistent');
+    expect(third.body.response).toContain('what went wrong');
+    expect(third.body.response).toContain('kumquat');
+  });
+
+  it('lists the chat with its messages and links it from the execution', async () => {
+    const chat = await bob.call('GET', `/api/chats/${chatId}`);
+    expect(chat.body.turns).toBe(3);
+    expect(chat.body.resumed_from_execution_id).toBe(first.id);
+    expect(
+      chat.body.messages
+        .filter((m: { role: string }) => m.role === 'user')
+        .map((m: { content: string }) => m.content),
+    ).toEqual(['what went wrong', 'remember the word kumquat', 'recap']);
+    const list = await bob.call('GET', '/api/agents/demo/chats');
+    expect(list.body.items.map((c: { id: string }) => c.id)).toContain(chatId);
+    const detail = await bob.call('GET', `/api/executions/${first.id}`);
+    expect(detail.body.continued_in).toEqual([{ chat_session_id: chatId, created_at: expect.any(String) }]);
+  });
+
+  it('follows the chat head when a turn names only the chat', async () => {
+    const res = await turn(bob, { message: 'recap', chat_session_id: chatId });
+    expect(res.body.response).toContain('kumquat');
+  });
+
+  it('returns 202 at once and streams the run without wait', async () => {
+    const res = await bob.call('POST', '/api/agents/demo/task', { message: 'hello there' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({
+      status: 'queued',
+      events_url: `/api/executions/${res.body.execution_id}/events`,
+    });
+    expect(res.body.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    const events = await bob.call('GET', `${res.body.events_url}?format=json&wait=20`);
+    expect(events.status).toBe(200);
+    expect(events.body.events[0].seq).toBe(1);
+  });
+
+  it('replays an Idempotency-Key with the same execution', async () => {
+    const headers = { 'idempotency-key': 'req-42' };
+    const a = await bob.call('POST', '/api/agents/demo/task', { message: 'once' }, headers);
+    const b = await bob.call('POST', '/api/agents/demo/task', { message: 'once' }, headers);
+    expect(b.body.execution_id).toBe(a.body.execution_id);
+  });
+});
