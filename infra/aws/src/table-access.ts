@@ -19,11 +19,7 @@ export const LEADING_KEYS = ['T#*', 'TENANTS'];
  * function is the key builders' job (keys.ts). Scan is never granted: no access pattern needs it.
  * Transactions are authorised per contained Put/Update/Delete/ConditionCheck action.
  */
-export function tableItemAccess(
-  table: ITable,
-  access: TableAccess,
-  extraActions: string[] = [],
-): PolicyStatement {
+export function tableItemAccess(table: ITable, access: TableAccess): PolicyStatement {
   return new PolicyStatement({
     sid: access === 'read' ? 'ReadTenantItems' : 'ReadWriteTenantItems',
     actions: [...READ, ...(access === 'read-write' ? WRITE : [])],
