@@ -13,6 +13,7 @@ export interface ClaudeOptions {
   baseUrl?: string;
   apiKey?: string;
   killGraceMs: number;
+  maxRetries?: number;
   path?: string;
   isRoot?: boolean;
 }
@@ -28,6 +29,7 @@ export const claudeEnv = (options: ClaudeOptions): Record<string, string> => ({
   // Without a real key the CLI talks to the scripted model; it refuses to start with no key at all.
   ANTHROPIC_API_KEY: options.apiKey ?? 'scripted-model-dummy-key',
   ...(options.baseUrl ? { ANTHROPIC_BASE_URL: options.baseUrl } : {}),
+  ...(options.maxRetries === undefined ? {} : { CLAUDE_CODE_MAX_RETRIES: String(options.maxRetries) }),
   // As root (local dev, CI) the CLI refuses --dangerously-skip-permissions outside a declared sandbox.
   ...(options.isRoot ? { IS_SANDBOX: '1' } : {}),
 });

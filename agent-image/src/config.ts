@@ -15,6 +15,8 @@ export interface AgentConfig {
   anthropicApiKey?: string;
   /** SIGTERM → SIGKILL delay for a CLI process group. */
   killGraceMs: number;
+  /** Model API retries of the CLI (its default is 10 with backoff); fault tests set 0. */
+  claudeMaxRetries?: number;
   /** How long SIGTERM waits for cancelled runs to write their results before exiting. */
   shutdownGraceMs: number;
 }
@@ -64,5 +66,8 @@ export const loadConfig = (env: Env = process.env): AgentConfig => ({
   ...(env.ANTHROPIC_BASE_URL ? { anthropicBaseUrl: env.ANTHROPIC_BASE_URL } : {}),
   ...(env.ANTHROPIC_API_KEY ? { anthropicApiKey: env.ANTHROPIC_API_KEY } : {}),
   killGraceMs: integer(env, 'KILL_GRACE_MS', 5_000, 0, 600_000),
+  ...(env.CLAUDE_CODE_MAX_RETRIES
+    ? { claudeMaxRetries: integer(env, 'CLAUDE_CODE_MAX_RETRIES', 10, 0, 100) }
+    : {}),
   shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
 });

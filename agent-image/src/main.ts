@@ -41,6 +41,7 @@ const app = createAgentServer({
     baseUrl: config.anthropicBaseUrl,
     apiKey: config.anthropicApiKey,
     killGraceMs: config.killGraceMs,
+    maxRetries: config.claudeMaxRetries,
     path: process.env.PATH,
     isRoot: process.getuid?.() === 0,
   }),

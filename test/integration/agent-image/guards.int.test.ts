@@ -11,7 +11,7 @@ let server: AgentServerProcess;
 
 beforeAll(async () => {
   model = await startScriptedModel();
-  server = await startAgentServerProcess({ modelUrl: model.url });
+  server = await startAgentServerProcess({ modelUrl: model.url, env: { CLAUDE_CODE_MAX_RETRIES: '0' } });
 });
 afterAll(async () => {
   await server?.stop();
@@ -101,8 +101,8 @@ describe('agent server guards', () => {
     expect(result.tool_calls[0].output_preview).toBe('***REDACTED***');
   });
 
-  it('maps a model HTTP error to model_error', async () => {
-    const turn = await runTurn(server, task('model-error: 400'));
+  it.each(['400', '500'])('maps a model HTTP %s error to model_error', async (status) => {
+    const turn = await runTurn(server, task(`model-error: ${status}`));
     expect(turn.result).toMatchObject({ status: 'failed', error: { code: 'model_error' } });
   });
 

@@ -16,6 +16,11 @@ describe('agent server config', () => {
     });
   });
 
+  it('passes the CLI retry count through only when set', () => {
+    expect(loadConfig(env).claudeMaxRetries).toBeUndefined();
+    expect(loadConfig({ ...env, CLAUDE_CODE_MAX_RETRIES: '0' }).claudeMaxRetries).toBe(0);
+  });
+
   it('prefers the S3 archive when a bucket is set', () => {
     expect(loadConfig({ ...env, ARCHIVE_BUCKET: 'b', ARCHIVE_PREFIX: 'acme/' }).archive).toEqual({
       kind: 's3',
