@@ -1,6 +1,7 @@
 import type { AgentEvent, AgentTaskRequest, ResultEvent } from '@reprise/functions/agent-events';
 import type { Logger } from '@reprise/functions/lib/log';
 import type { TranscriptArchive } from './archive/archive';
+import { failed, stopped, toResult } from './run-outcomes';
 import type { RunOutcome, Runtime } from './runtime';
 import type { SessionLedger } from './session-ledger';
 import type { StopReason } from './task-registry';
@@ -14,41 +15,6 @@ export interface TaskDeps {
   logger: Logger;
   now?: () => number;
 }
-
-const failed = (code: NonNullable<RunOutcome['error']>['code'], message: string): RunOutcome => ({
-  status: 'failed',
-  sessionId: null,
-  response: '',
-  error: { code, message },
-  costUsd: null,
-  contextUsed: null,
-  contextMax: null,
-  numTurns: null,
-  toolCalls: [],
-});
-
-const stopped = (outcome: RunOutcome, reason: StopReason, request: AgentTaskRequest): RunOutcome => ({
-  ...outcome,
-  status: reason,
-  error: {
-    code: reason,
-    message: reason === 'timeout' ? `Timed out after ${request.timeout_seconds ?? '?'} s` : 'Cancelled',
-  },
-});
-
-const toResult = (outcome: RunOutcome, durationMs: number): ResultEvent => ({
-  type: 'result',
-  status: outcome.status,
-  session_id: outcome.sessionId,
-  response: outcome.response,
-  error: outcome.error,
-  cost_usd: outcome.costUsd,
-  context_used: outcome.contextUsed,
-  context_max: outcome.contextMax,
-  num_turns: outcome.numTurns,
-  tool_calls: outcome.toolCalls,
-  duration_ms: durationMs,
-});
 
 /** Runs one turn: prepare the transcript, run the CLI, archive what it wrote, and describe the result. */
 export const runTask = async (
