@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentServerProcess, startAgentServerProcess } from '../../helpers/agent-server';
 import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
-import { firstEvent, post, processesMentioning, runTurn, runTurnFrom, task } from './task-client';
+import { firstEvent, post, processesMentioning, runTurn, runTurnFrom, task, waitFor } from './task-client';
 
 let model: ScriptedModel;
 let server: AgentServerProcess;
@@ -28,7 +28,7 @@ describe('agent server timeouts and cancel', () => {
   it('cancels a running turn on request and leaves no claude process behind', async () => {
     const body = task('sleep: 30');
     const { rest } = await firstEvent(await post(server, '/api/task', body));
-    expect(processesMentioning(body.session_id).length).toBeGreaterThan(0);
+    await waitFor(() => processesMentioning(body.session_id).length > 0);
     const cancel = await post(server, `/api/task/${body.execution_id}/cancel`);
     expect(cancel.status).toBe(202);
     const events = await rest;
@@ -44,7 +44,7 @@ describe('agent server timeouts and cancel', () => {
     const own = await startAgentServerProcess({ modelUrl: model.url });
     const body = task('sleep: 30');
     const { rest } = await firstEvent(await post(own, '/api/task', body));
-    expect(processesMentioning(body.session_id).length).toBeGreaterThan(0);
+    await waitFor(() => processesMentioning(body.session_id).length > 0);
     const stopped = own.stop();
     const events = await rest;
     await stopped;

@@ -98,3 +98,12 @@ export const firstEvent = async (
   })();
   return { first, rest };
 };
+
+/** Polls a condition that an external process will make true (a CLI starting); fails after `ms`. */
+export const waitFor = async (condition: () => boolean, ms = 15_000): Promise<void> => {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
