@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -51,9 +51,16 @@ const waitForListening = (child: ChildProcess): Promise<number> =>
 
 /** Spawns a real agent server process (PORT=0) and resolves once it printed its listening line. */
 export const startAgentServerProcess = async (options: AgentServerOptions): Promise<AgentServerProcess> => {
-  const home = options.home ?? tempDir('ah-');
-  const workdir = options.workdir ?? tempDir('aw-');
-  const archiveDir = options.archiveDir ?? tempDir('aa-');
+  const created: string[] = [];
+  const orTemp = (given: string | undefined, prefix: string) => {
+    if (given) return given;
+    const dir = tempDir(prefix);
+    created.push(dir);
+    return dir;
+  };
+  const home = orTemp(options.home, 'ah-');
+  const workdir = orTemp(options.workdir, 'aw-');
+  const archiveDir = orTemp(options.archiveDir, 'aa-');
   const token = options.token ?? randomBytes(24).toString('hex');
   const entry = options.entry ?? 'agent-image/src/main.ts';
   const args = entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry];
@@ -85,6 +92,8 @@ export const startAgentServerProcess = async (options: AgentServerOptions): Prom
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
+      // Only the folders this helper made up; folders the caller passed in are theirs to keep.
+      for (const dir of created) rmSync(dir, { recursive: true, force: true });
     },
   };
 };
