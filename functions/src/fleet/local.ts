@@ -137,6 +137,11 @@ export class LocalAgentFleet implements AgentFleet {
     return this.agents.get(key)?.status ?? (this.failed.has(key) ? 'failed' : 'stopped');
   }
 
+  /** The agent server's pid (tests kill it to prove a crash is handled). */
+  processId(ref: AgentRef): number | null {
+    return this.agents.get(`${ref.tenant}/${ref.agent}`)?.child.pid ?? null;
+  }
+
   async endpoint(ref: AgentRef): Promise<AgentEndpoint | null> {
     return this.agents.get(`${ref.tenant}/${ref.agent}`)?.endpoint ?? null;
   }
