@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, type LocalStack, startLocalStack } from '../helpers/local-stack';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
+type Reply = Awaited<ReturnType<Client['call']>>;
 let stack: LocalStack;
 let bob: Client;
 
@@ -52,11 +53,11 @@ describe('concurrency and streaming', () => {
   it('lets one of two concurrent turns on a session write and answers the other 409, leaving the transcript intact', async () => {
     const first = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'remember mango' });
     const session = first.body.claude_session_id;
-    const [a, b] = await Promise.all(
+    const [a, b] = (await Promise.all(
       ['sleep: 2', 'sleep: 2'].map((message) =>
         bob.call('POST', '/api/agents/demo/task', { message, resume_session_id: session }),
       ),
-    );
+    )) as [Reply, Reply];
     expect([a.status, b.status].sort()).toEqual([202, 409]);
     expect([a, b].find((r) => r.status === 409)!.body.error.code).toBe('session_busy');
     await stack.platform.drain();
@@ -70,9 +71,9 @@ describe('concurrency and streaming', () => {
   });
 
   it('runs turns on two different sessions side by side', async () => {
-    const [a, b] = await Promise.all(
+    const [a, b] = (await Promise.all(
       ['one', 'two'].map((message) => bob.call('POST', '/api/agents/demo/task?wait=25', { message })),
-    );
+    )) as [Reply, Reply];
     expect([a.body.status, b.body.status]).toEqual(['success', 'success']);
   });
 
