@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { silentLogger } from '@reprise/functions/lib/log';
 import { type LocalStack, startLocalStack as start } from '../../infra/local/src/stack';
 
-export type { LocalStack };
+export type TestStack = LocalStack & { readonly dataDir: string };
 
 export interface TestStackOptions {
   readonly dataDir?: string;
@@ -16,7 +16,7 @@ export interface TestStackOptions {
 }
 
 /** The whole local stack in this process, on a free port, with its data in a temp folder. */
-export async function startLocalStack(options: TestStackOptions = {}) {
+export async function startLocalStack(options: TestStackOptions = {}): Promise<TestStack> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'rp-')));
   const stack = await start({
     dataDir,

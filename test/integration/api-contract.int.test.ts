@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, type LocalStack, startLocalStack } from '../helpers/local-stack';
+import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
-let stack: LocalStack;
+let stack: TestStack;
 let bob: Client;
 let dana: Client;
 

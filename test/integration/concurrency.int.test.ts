@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, type LocalStack, startLocalStack } from '../helpers/local-stack';
+import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
 type Reply = Awaited<ReturnType<Client['call']>>;
-let stack: LocalStack;
+let stack: TestStack;
 let bob: Client;
 
 beforeAll(async () => {

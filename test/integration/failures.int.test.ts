@@ -1,9 +1,9 @@
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, type LocalStack, startLocalStack } from '../helpers/local-stack';
+import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
-let stack: LocalStack;
+let stack: TestStack;
 let bob: Client;
 const demo = { tenant: 'acme', agent: 'demo' };
 

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../infra/local/src/ports';
-import { devToken, type LocalStack, startLocalStack } from '../helpers/local-stack';
+import { devToken, startLocalStack, type TestStack } from '../helpers/local-stack';
 
 const javaPids = () =>
   execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' })
@@ -10,7 +10,7 @@ const javaPids = () =>
     .map((l) => Number(l.trim().split(/\s+/)[0]));
 
 describe('the local stack', () => {
-  let stack: (LocalStack & { dataDir: string }) | undefined;
+  let stack: TestStack | undefined;
   afterAll(() => stack?.stop());
 
   it('answers health, issues dev tokens and maps them to the seeded identity', async () => {

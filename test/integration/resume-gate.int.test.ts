@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, type LocalStack, startLocalStack } from '../helpers/local-stack';
+import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
-let stack: LocalStack;
+let stack: TestStack;
 let bob: Client;
 let dana: Client;
 let alice: Client;
@@ -12,9 +12,11 @@ let otherAgentSession: string;
 
 beforeAll(async () => {
   stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  [bob, dana, alice] = await Promise.all(
-    ['bob', 'dana', 'alice'].map((u) => clientFor(stack.url, `${u}@acme.test`)),
-  );
+  [bob, dana, alice] = await Promise.all([
+    clientFor(stack.url, 'bob@acme.test'),
+    clientFor(stack.url, 'dana@acme.test'),
+    clientFor(stack.url, 'alice@acme.test'),
+  ]);
   const run = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'run: echo hi' });
   bobSession = run.body.claude_session_id;
   bobExecution = run.body.id;
