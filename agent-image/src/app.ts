@@ -64,12 +64,19 @@ export const createAgentServer = (deps: AgentServerDeps) => {
 
   app.post('/api/task', async (c) => {
     const request = await parseTask(() => c.req.json());
-    const controller = registry.acquire(request.execution_id, request.session_id);
+    // A fork writes a new session and only reads its source, so it does not reserve the source.
+    const fork = request.resume === true && request.fork_session === true;
+    const controller = registry.acquire(request.execution_id, fork ? null : request.session_id);
     if (!controller) throw new ConflictError('Another turn is writing to this session', 'session_busy');
     const channel = createEventChannel();
     const seconds = request.timeout_seconds ?? deps.defaultTimeoutSeconds ?? 600;
     const timer = setTimeout(() => controller.abort('timeout'), seconds * 1000);
-    const run = runTask(deps, { ...request, timeout_seconds: seconds }, channel.write, controller.signal)
+    const run = runTask(
+      { ...deps, locks: registry },
+      { ...request, timeout_seconds: seconds },
+      channel.write,
+      controller.signal,
+    )
       .then(channel.write)
       .catch((error: unknown) =>
         deps.logger.error('task_stream_failed', { error: String(error).slice(0, 200) }),

@@ -2,9 +2,16 @@
 export type StopReason = 'timeout' | 'cancelled';
 
 interface Running {
-  sessionId: string;
+  /** The session this run appends to; null for a fork, which only reads its source. */
+  sessionId: string | null;
   controller: AbortController;
   done: Promise<void>;
+}
+
+/** Short exclusive use of a session's transcript file (restore and repair before a fork). */
+export interface SessionLocks {
+  tryLock(sessionId: string): boolean;
+  unlock(sessionId: string): void;
 }
 
 /**
@@ -12,17 +19,30 @@ interface Running {
  * is the cross-process guard; this catches two turns that reach the same agent anyway), and a
  * handle per execution id for cancel and shutdown.
  */
-export class TaskRegistry {
+export class TaskRegistry implements SessionLocks {
   private readonly byExecution = new Map<string, Running>();
   private readonly busySessions = new Set<string>();
 
-  /** Reserves the session for this execution, or returns null when another turn holds it. */
-  acquire(executionId: string, sessionId: string): AbortController | null {
-    if (this.busySessions.has(sessionId) || this.byExecution.has(executionId)) return null;
+  /**
+   * Registers a run and reserves the session it writes (none for a fork), or returns null when the
+   * session is busy or the execution id is already running.
+   */
+  acquire(executionId: string, sessionId: string | null): AbortController | null {
+    if (this.byExecution.has(executionId)) return null;
+    if (sessionId !== null && !this.tryLock(sessionId)) return null;
     const controller = new AbortController();
-    this.busySessions.add(sessionId);
     this.byExecution.set(executionId, { sessionId, controller, done: Promise.resolve() });
     return controller;
+  }
+
+  tryLock(sessionId: string): boolean {
+    if (this.busySessions.has(sessionId)) return false;
+    this.busySessions.add(sessionId);
+    return true;
+  }
+
+  unlock(sessionId: string): void {
+    this.busySessions.delete(sessionId);
   }
 
   /** Tracks the run so shutdown can wait for it; releases the session when it settles. */
@@ -57,6 +77,6 @@ export class TaskRegistry {
     const entry = this.byExecution.get(executionId);
     if (!entry) return;
     this.byExecution.delete(executionId);
-    this.busySessions.delete(entry.sessionId);
+    if (entry.sessionId !== null) this.unlock(entry.sessionId);
   }
 }

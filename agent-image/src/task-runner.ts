@@ -1,17 +1,13 @@
 import type { AgentEvent, AgentTaskRequest, ResultEvent } from '@reprise/functions/agent-events';
 import type { Logger } from '@reprise/functions/lib/log';
-import type { TranscriptArchive } from './archive/archive';
 import { failed, stopped, toResult } from './run-outcomes';
-import type { RunOutcome, Runtime } from './runtime';
-import type { SessionLedger } from './session-ledger';
+import type { RunOutcome } from './runtime';
 import type { StopReason } from './task-registry';
 import { TextRedactor } from './text-redactor';
-import { fileExists, repairTornTail } from './transcripts';
+import { type PrepDeps, prepareTranscript } from './transcript-prep';
+import { fileExists } from './transcripts';
 
-export interface TaskDeps {
-  runtime: Runtime;
-  archive: TranscriptArchive;
-  ledger: SessionLedger;
+export interface TaskDeps extends PrepDeps {
   logger: Logger;
   now?: () => number;
 }
@@ -54,20 +50,11 @@ export const runTask = async (
   let outcome: RunOutcome;
   try {
     if (resume) {
-      const file = deps.runtime.transcriptPath(request.session_id);
-      if (!(await fileExists(file))) {
-        if (await deps.archive.restore(request.session_id, file)) {
-          log.warn('transcript_restored');
-          notice('transcript_restored', 'The session transcript was restored from the archive');
-        } else if (await deps.ledger.has(request.session_id)) {
-          return finish(
-            failed('session_expired', 'The session transcript is gone from disk and from the archive'),
-          );
-        }
-      }
-      if ((await fileExists(file)) && (await repairTornTail(file))) {
-        log.warn('transcript_repaired');
-        notice('transcript_repaired', 'A torn last line of the transcript was removed');
+      const prepared = await prepareTranscript(deps, request.session_id, fork, notice, log);
+      if (prepared === 'expired') {
+        return finish(
+          failed('session_expired', 'The session transcript is gone from disk and from the archive'),
+        );
       }
     } else {
       await deps.ledger.add(request.session_id);

@@ -75,6 +75,14 @@ describe('agent server resume flow (real claude CLI, scripted model)', () => {
     expect(existsSync(archived(turn.result.session_id!))).toBe(true);
   });
 
+  it('runs two forks of the same session at once, each into its own new session', async () => {
+    const fork = (message: string) =>
+      runTurn(server, task(message, { session_id: first, resume: true, fork_session: true }));
+    const [a, b] = await Promise.all([fork('fork a'), fork('fork b')]);
+    expect([a.result.status, b.result.status]).toEqual(['success', 'success']);
+    expect(new Set([first, a.result.session_id, b.result.session_id]).size).toBe(3);
+  });
+
   it('answers session_not_found for a session id it never saw', async () => {
     const turn = await runTurn(server, task('hello', { session_id: randomUUID(), resume: true }));
     expect(turn.result).toMatchObject({ status: 'failed', error: { code: 'session_not_found' } });

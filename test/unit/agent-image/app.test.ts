@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentServer } from '@reprise/agent-image/app';
@@ -7,7 +7,7 @@ import type { RunIo, RunOutcome, RunSpec, Runtime } from '@reprise/agent-image/r
 import { createFileLedger } from '@reprise/agent-image/session-ledger';
 import type { AgentEvent } from '@reprise/functions/agent-events';
 import { silentLogger } from '@reprise/functions/lib/log';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const TOKEN = 'test-token';
 const KEY = 'sk-ant-api03-FAKEFAKEFAKEFAKEFAKE';
@@ -41,7 +41,8 @@ const setup = (behaviour: Behaviour = async (spec) => ok(spec), gate: Promise<vo
     run: async (spec, io) => {
       calls.push(spec);
       mkdirSync(join(home, 'projects'), { recursive: true });
-      writeFileSync(runtime.transcriptPath(spec.sessionId), '{"turn":1}\n');
+      const written = spec.forkSession ? `forked-${calls.length}` : spec.sessionId;
+      writeFileSync(runtime.transcriptPath(written), '{"turn":1}\n');
       return behaviour(spec, io);
     },
   };
@@ -120,7 +121,6 @@ describe('agent server routes', () => {
       status: 'success',
       response: 'the key is ***REDACTED***',
     });
-    const { readFileSync } = await import('node:fs');
     expect(readFileSync(join(archiveDir, `${body().session_id}.jsonl`), 'utf8')).toBe('{"turn":1}\n');
   });
 
@@ -135,6 +135,34 @@ describe('agent server routes', () => {
     expect(await second.json()).toMatchObject({ error: { code: 'session_busy' } });
     expect((await request('/api/task/ex-1/cancel', undefined)).status).toBe(202);
     expect((await events(first)).at(-1)).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+  });
+
+  it('lets a fork read a session another turn is writing, without touching its live last line', async () => {
+    const { request, runtime, calls } = setup(async (spec, io) => {
+      if (!spec.forkSession) await untilAborted(io);
+      return { ...ok(spec), sessionId: spec.forkSession ? 'forked-2' : spec.sessionId };
+    });
+    const writer = await request('/api/task', body());
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    const source = runtime.transcriptPath(body().session_id);
+    appendFileSync(source, '{"being":"writ');
+    const fork = await request('/api/task', body({ execution_id: 'ex-2', resume: true, fork_session: true }));
+    expect(fork.status).toBe(200);
+    expect((await events(fork)).at(-1)).toMatchObject({ status: 'success', session_id: 'forked-2' });
+    expect(readFileSync(source, 'utf8')).toBe('{"turn":1}\n{"being":"writ');
+    expect((await request('/api/task/ex-1/cancel', undefined)).status).toBe(202);
+    expect((await events(writer)).at(-1)).toMatchObject({ status: 'cancelled' });
+  });
+
+  it('repairs the source of a fork when nobody is writing it', async () => {
+    const { request, runtime } = setup(async (spec) => ({ ...ok(spec), sessionId: 'forked-1' }));
+    const source = runtime.transcriptPath(body().session_id);
+    mkdirSync(join(source, '..'), { recursive: true });
+    writeFileSync(source, '{"turn":1}\n{"torn');
+    const fork = await request('/api/task', body({ resume: true, fork_session: true }));
+    const list = await events(fork);
+    expect(list).toContainEqual(expect.objectContaining({ type: 'error', code: 'transcript_repaired' }));
+    expect(readFileSync(source, 'utf8')).toBe('{"turn":1}\n');
   });
 
   it('answers 404 when cancelling an unknown execution', async () => {
