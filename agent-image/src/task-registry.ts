@@ -35,6 +35,10 @@ export class TaskRegistry implements SessionLocks {
     return controller;
   }
 
+  isRunning(executionId: string): boolean {
+    return this.byExecution.has(executionId);
+  }
+
   tryLock(sessionId: string): boolean {
     if (this.busySessions.has(sessionId)) return false;
     this.busySessions.add(sessionId);

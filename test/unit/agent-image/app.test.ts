@@ -165,6 +165,19 @@ describe('agent server routes', () => {
     expect(readFileSync(source, 'utf8')).toBe('{"turn":1}\n');
   });
 
+  it('answers 409 conflict when the same execution id is started twice', async () => {
+    const { request } = setup(async (spec, io) => {
+      await untilAborted(io);
+      return ok(spec);
+    });
+    const first = await request('/api/task', body());
+    const again = await request('/api/task', body({ session_id: 'another-session' }));
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: { code: 'conflict' } });
+    await request('/api/task/ex-1/cancel', undefined);
+    await events(first);
+  });
+
   it('answers 404 when cancelling an unknown execution', async () => {
     const response = await setup().request('/api/task/ex-9/cancel', undefined);
     expect(response.status).toBe(404);
