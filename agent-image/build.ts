@@ -1,3 +1,5 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -8,7 +10,8 @@ export const DEFAULT_OUTFILE = fileURLToPath(new URL('./dist/server.mjs', import
  * claude CLI is installed separately (pinned, globally) so it is never part of the bundle.
  */
 export const bundleAgentServer = async (outfile = DEFAULT_OUTFILE): Promise<string> => {
-  await build({
+  const result = await build({
+    write: false,
     entryPoints: [fileURLToPath(new URL('./src/main.ts', import.meta.url))],
     outfile,
     bundle: true,
@@ -25,6 +28,14 @@ export const bundleAgentServer = async (outfile = DEFAULT_OUTFILE): Promise<stri
       js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
     },
   });
+  // Write-then-rename: a CDK synth and a test may bundle at the same time, and a process started
+  // from the file must never read half of it.
+  await mkdir(dirname(outfile), { recursive: true });
+  for (const file of result.outputFiles) {
+    const temp = `${file.path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(temp, file.contents);
+    await rename(temp, file.path);
+  }
   return outfile;
 };
 
