@@ -31,10 +31,10 @@ function weekdays(field: CronField): string {
     .join(',');
 }
 
-/** `start/step` when the values are exactly start, start+step, … up to the field's end. */
+/** `start/step` when three or more values are exactly start, start+step, … to the field's end. */
 function steppedFrom(values: readonly number[], max: number): number | null {
   const [first, second] = values;
-  if (values.length < 2 || first === undefined || second === undefined) return null;
+  if (values.length < 3 || first === undefined || second === undefined) return null;
   const step = second - first;
   if (step < 2) return null;
   const regular = values.every((v, i) => v === first + i * step);
