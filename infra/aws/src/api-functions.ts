@@ -37,8 +37,9 @@ export class ApiFunctions extends Construct {
     super(scope, id);
     const { stage, agents } = props;
     const { vpc } = agents.network;
-    const base = { STAGE: stage, TABLE_NAME: props.table.tableName };
-    const fleet = fleetEnvironment(agents, stage);
+    // Every handler builds the shared composition root (functions/src/aws/core-deps.ts), which
+    // reads the fleet settings at cold start; they are ids, not secrets, and grant nothing.
+    const base = { STAGE: stage, TABLE_NAME: props.table.tableName, ...fleetEnvironment(agents, stage) };
     const http = { ...props.jwt, CORS_ORIGIN: props.siteUrl };
     const entry = { ...ENTRIES, ...props.entries };
 
@@ -51,7 +52,7 @@ export class ApiFunctions extends Construct {
       description: 'Runs one execution against its agent server and records the events (async invoke)',
       timeout: Duration.minutes(15),
       memorySize: 1024,
-      environment: { ...base, ...fleet },
+      environment: base,
       vpc,
       securityGroups: [agents.network.runnerSecurityGroup],
     });
@@ -65,7 +66,7 @@ export class ApiFunctions extends Construct {
       description: 'The Reprise HTTP API (Hono app)',
       timeout: Duration.seconds(29),
       memorySize: 1024,
-      environment: { ...base, ...http, ...runnerName, ...fleet },
+      environment: { ...base, ...http, ...runnerName },
       vpc,
       securityGroups: [agents.network.apiSecurityGroup],
     });

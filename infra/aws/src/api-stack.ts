@@ -58,6 +58,8 @@ export class ApiStack extends Stack {
     }
 
     fns.scheduled.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    // Firing a schedule submits a task, which asks the fleet whether the agent is running.
+    for (const statement of fleetLookup(this, agents, stage)) fns.scheduled.role.addToPolicy(statement);
     fns.scheduled.role.addToPolicy(invokeRunner);
 
     fns.sweeper.role.addToPolicy(tableItemAccess(table, 'read-write'));

@@ -27,6 +27,12 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
     finding: nagArn('ecs', `task/reprise-${stage}-agents/*`),
     reason: 'Agent tasks get ids at launch; the grant is limited to tasks of the agents cluster.',
   };
+  const lookup: WildcardJustification = {
+    finding: 'Resource::*',
+    reason:
+      'ecs:ListTasks supports no resource-level permissions; the statement is bounded by the ecs:cluster condition.',
+  };
+  acknowledgeWildcards(fns.scheduled.role, [lookup, tokens, tasks]);
   acknowledgeWildcards(fns.runner.role, [everywhere, tokens, tasks]);
   acknowledgeWildcards(fns.api.role, [
     everywhere,

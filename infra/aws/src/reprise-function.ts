@@ -2,7 +2,7 @@ import { type Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ISecurityGroup, IVpc } from 'aws-cdk-lib/aws-ec2';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { resourceName } from './naming';
@@ -93,6 +93,7 @@ export class RepriseFunction extends Construct {
         format: OutputFormat.ESM,
         target: 'node22',
         minify: true,
+        logLevel: LogLevel.WARNING,
         sourceMap: true,
         mainFields: ['module', 'main'],
         banner: REQUIRE_BANNER,
