@@ -64,8 +64,9 @@ export const createAgentServer = (deps: AgentServerDeps) => {
 
   app.post('/api/task', async (c) => {
     const request = await parseTask(() => c.req.json());
-    if (registry.isRunning(request.execution_id))
+    if (registry.isRunning(request.execution_id)) {
       throw new ConflictError('This execution is already running');
+    }
     // A fork writes a new session and only reads its source, so it does not reserve the source.
     const fork = request.resume === true && request.fork_session === true;
     const controller = registry.acquire(request.execution_id, fork ? null : request.session_id);
