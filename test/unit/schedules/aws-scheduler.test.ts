@@ -30,6 +30,7 @@ const job: ScheduledJob = {
   enabled: true,
 };
 const meta = { $metadata: {} };
+const err = (message: string) => ({ message, Message: message, ...meta });
 const sdk = mockClient(SchedulerClient);
 const scheduler = () => new AwsScheduler(new SchedulerClient({ region: 'eu-west-1' }), config);
 
@@ -69,7 +70,7 @@ describe('AwsScheduler', () => {
   });
 
   it('updates the existing schedule when create reports a conflict', async () => {
-    sdk.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', ...meta }));
+    sdk.on(CreateScheduleCommand).rejects(new ConflictException(err('exists')));
     sdk.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
     await scheduler().upsert({ ...job, cron: '*/20 * * * *', timezone: 'UTC' });
     const update = sdk.commandCalls(UpdateScheduleCommand)[0]?.args[0].input;
@@ -81,7 +82,7 @@ describe('AwsScheduler', () => {
   });
 
   it('disables and re-enables through State, keeping the schedule', async () => {
-    sdk.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', ...meta }));
+    sdk.on(CreateScheduleCommand).rejects(new ConflictException(err('exists')));
     sdk.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
     await scheduler().upsert({ ...job, enabled: false });
     await scheduler().upsert(job);
@@ -96,15 +97,15 @@ describe('AwsScheduler', () => {
   it('creates again when the schedule vanished between create and update', async () => {
     sdk
       .on(CreateScheduleCommand)
-      .rejectsOnce(new ConflictException({ message: 'exists', ...meta }))
+      .rejectsOnce(new ConflictException(err('exists')))
       .resolves({ ScheduleArn: 'arn:schedule' });
-    sdk.on(UpdateScheduleCommand).rejects(new ResourceNotFoundException({ message: 'gone', ...meta }));
+    sdk.on(UpdateScheduleCommand).rejects(new ResourceNotFoundException(err('gone')));
     await scheduler().upsert(job);
     expect(sdk.commandCalls(CreateScheduleCommand)).toHaveLength(2);
   });
 
   it('passes other errors through', async () => {
-    sdk.on(CreateScheduleCommand).rejects(new ValidationException({ message: 'bad', ...meta }));
+    sdk.on(CreateScheduleCommand).rejects(new ValidationException(err('bad')));
     await expect(scheduler().upsert(job)).rejects.toBeInstanceOf(ValidationException);
   });
 
@@ -112,7 +113,7 @@ describe('AwsScheduler', () => {
     sdk
       .on(DeleteScheduleCommand)
       .resolvesOnce({})
-      .rejects(new ResourceNotFoundException({ message: 'gone', ...meta }));
+      .rejects(new ResourceNotFoundException(err('gone')));
     await scheduler().remove(job);
     await scheduler().remove(job);
     expect(sdk.commandCalls(DeleteScheduleCommand).map((c) => c.args[0].input)).toEqual([
