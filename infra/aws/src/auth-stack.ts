@@ -67,6 +67,7 @@ export class AuthStack extends Stack {
     });
     this.hostedUiUrl = domain.baseUrl();
 
+    const origins = [props.siteUrl, ...(isEphemeral(stage) ? ['http://localhost:8787'] : [])];
     // A public client: no secret (a browser cannot keep one). Cognito enforces PKCE for the
     // authorization-code grant whenever the SPA sends a code_challenge, which it always does.
     this.spaClient = this.userPool.addClient('Spa', {
@@ -77,8 +78,9 @@ export class AuthStack extends Stack {
       oAuth: {
         flows: { authorizationCodeGrant: true, implicitCodeGrant: false },
         scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
-        callbackUrls: [`${props.siteUrl}/`, 'http://localhost:8787/'],
-        logoutUrls: [`${props.siteUrl}/`, 'http://localhost:8787/'],
+        // The SPA's routes (web/src/auth/cognito-provider.ts); a local SPA may sign in to dev only.
+        callbackUrls: origins.map((origin) => `${origin}/login/callback`),
+        logoutUrls: origins.map((origin) => `${origin}/login`),
       },
       preventUserExistenceErrors: true,
       enableTokenRevocation: true,

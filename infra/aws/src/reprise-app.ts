@@ -62,10 +62,14 @@ export function createRepriseApp(app: App, options: RepriseAppOptions): RepriseS
     distDir: options.distDir,
     config: {
       apiUrl: api.restApi.url,
+      cognito: {
+        domain: auth.hostedUiUrl,
+        clientId: auth.spaClient.userPoolClientId,
+        tokenUse: 'id',
+        scopes: 'openid email profile',
+      },
       region: Stack.of(api).region,
       userPoolId: auth.userPool.userPoolId,
-      userPoolClientId: auth.spaClient.userPoolClientId,
-      authDomain: auth.hostedUiUrl,
       stage,
     },
   });

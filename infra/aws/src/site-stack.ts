@@ -8,13 +8,19 @@ import { acknowledgeWildcards } from './nag';
 import { repoPath } from './paths';
 import { siteBucketName } from './web-stack';
 
-/** The runtime configuration the SPA fetches from /config.json before it boots. */
+/** The runtime configuration the SPA fetches from /config.json (shape read by web/src/config.ts). */
 export interface SiteConfig {
   readonly apiUrl: string;
+  readonly cognito: {
+    /** Hosted UI base URL, https://<prefix>.auth.<region>.amazoncognito.com */
+    readonly domain: string;
+    readonly clientId: string;
+    /** The API verifies id tokens: they carry custom:tenant and aud = the client id. */
+    readonly tokenUse: 'id';
+    readonly scopes: string;
+  };
   readonly region: string;
   readonly userPoolId: string;
-  readonly userPoolClientId: string;
-  readonly authDomain: string;
   readonly stage: string;
 }
 
