@@ -54,7 +54,7 @@ export async function submitTask(
   const owners = resumeId ? await passResumeGate(stores.executions, who, agent.name, resumeId) : [];
 
   const ref = { tenant: who.tenant, agent: agent.name };
-  const endpoint = (await deps.fleet.status(ref)) === 'running' ? await deps.fleet.endpoint(ref) : null;
+  const endpoint = await deps.fleet.endpoint(ref);
   if (!endpoint)
     throw new ConflictError(`Agent ${agent.name} is not running; start it first`, 'agent_not_running');
   if (resumeId && (await deps.agentClient.sessionState(endpoint, resumeId)) === 'missing') {

@@ -5,7 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve } from '@hono/node-server';
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
-import { createDb } from '@reprise/functions/data/client';
+import { createDb, type Db } from '@reprise/functions/data/client';
 import { createLogger, type Logger } from '@reprise/functions/lib/log';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
 import { createRemoteJWKSet } from 'jose';
@@ -39,6 +39,9 @@ export interface LocalStack {
   readonly dynamoEndpoint: string;
   readonly tableName: string;
   readonly platform: LocalPlatform;
+  readonly db: Db;
+  /** The scripted model's URL (the agents talk to it unless ANTHROPIC_API_KEY is set). */
+  readonly modelUrl: string;
   stop(): Promise<void>;
 }
 
@@ -121,7 +124,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     progress('starting agent demo');
     await seedDemoAgent(platform.core, options.seedFailedRun ?? true);
-    return { url, dynamoEndpoint: dynamo.endpoint, tableName, platform, stop };
+    return { url, dynamoEndpoint: dynamo.endpoint, tableName, platform, db, modelUrl: model.url, stop };
   } catch (e) {
     await stop();
     throw e;
