@@ -53,9 +53,15 @@ export class EcsAgentFleet implements AgentFleet {
     this.tokens.delete(key(ref));
   }
 
-  async start(ref: AgentRef): Promise<AgentStatus> {
+  /**
+   * `wait: false` returns 'starting' as soon as ECS accepted the task: a Lambda must not leave
+   * the start running after its response (the container is frozen), and Fargate needs longer
+   * than API Gateway's 29 s. status() then reports the progress.
+   */
+  async start(ref: AgentRef, options: { wait?: boolean } = {}): Promise<AgentStatus> {
     // A task that is already live is waited for, never duplicated (double clicks, retries).
     const task = (await this.liveTasks(ref))[0] ?? (await this.runTask(ref));
+    if (options.wait === false) return liveTaskStatus(task) === 'running' ? 'running' : 'starting';
     await waitUntilServing(
       {
         ecs: this.deps.ecs,

@@ -174,6 +174,15 @@ describe('EcsAgentFleet.start', () => {
     expect(env.sleeps.every((ms) => ms === config.pollIntervalMs)).toBe(true);
   });
 
+  it('with wait: false, returns starting once ECS accepted the task, without polling', async () => {
+    env = setup();
+    env.ecs.on(ListTasksCommand).resolves({ taskArns: [] });
+    env.ecs.on(RunTaskCommand).resolves({ tasks: [task({ lastStatus: 'PROVISIONING' })] });
+    await expect(env.fleet.start(ref, { wait: false })).resolves.toBe('starting');
+    expect(env.ecs.commandCalls(DescribeTasksCommand)).toHaveLength(0);
+    expect(env.healthCalls).toHaveLength(0);
+  });
+
   it('waits for an agent that is already starting instead of launching a second task', async () => {
     env = setup();
     env.ecs.on(ListTasksCommand).resolves({ taskArns: [TASK_ARN] });
