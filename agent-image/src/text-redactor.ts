@@ -2,22 +2,17 @@ import { sanitize } from '@reprise/functions/sanitizer';
 
 /** Past this much held-back text, flush anyway: memory stays bounded whatever the model streams. */
 const MAX_HELD = 64 * 1024;
-const MAX_CANDIDATES = 64;
-const JOINS_NEXT_WORD = /(?:[=:"']|\bBearer|\bBasic)\s*$/;
-const STARTS_VALUE = /^\s+[=:"']/;
+/** Only the tail is searched for a cut, so each delta costs O(window), not O(held text). */
+const WINDOW = 512;
 
-/** Inside a private key block, or inside its END marker line (which also contains spaces). */
-const insidePem = (text: string): boolean => {
-  const begin = text.lastIndexOf('-----BEGIN');
-  if (begin < 0) return false;
-  const end = text.lastIndexOf('-----END');
-  return end < begin || !text.includes('KEY-----', end);
-};
+const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13);
+/** Characters that tie the next word to the previous one in `NAME = "value"` pairs. */
+const isJoiner = (code: number): boolean => code === 61 || code === 58 || code === 34 || code === 39;
 
 /**
  * Redacts streamed text deltas. A secret can straddle two deltas, so text is only released at a
- * whitespace boundary that no credential pattern spans (not after `KEY=`, `Bearer`, nor inside a
- * PEM block); the rest waits for the next delta or `flush()`.
+ * whitespace boundary that no credential pattern spans (not around `=`/`:`, not after `Bearer`,
+ * never inside a private key block); the rest waits for the next delta or `flush()`.
  */
 export class TextRedactor {
   private held = '';
@@ -38,17 +33,33 @@ export class TextRedactor {
     return sanitize(out);
   }
 
-  /** Index just after a whitespace run, or 0 when no safe place exists yet. */
+  /** Cuts are allowed before the first key block or after the last complete one, never between. */
+  private pemBounds(): { before: number; after: number } {
+    const text = this.held;
+    const first = text.indexOf('-----BEGIN');
+    if (first < 0) return { before: Number.POSITIVE_INFINITY, after: 0 };
+    const last = text.lastIndexOf('-----BEGIN');
+    const end = text.indexOf('-----END', last);
+    const close = end < 0 ? -1 : text.indexOf('KEY-----', end);
+    return { before: first, after: close < 0 ? Number.POSITIVE_INFINITY : close + 'KEY-----'.length };
+  }
+
+  /** Index of the first whitespace after a word, or 0 when no safe place exists yet. */
   private safeCut(): number {
     const text = this.held;
-    let seen = 0;
-    for (let i = text.length - 1; i > 0 && seen < MAX_CANDIDATES; i -= 1) {
-      if (!/\s/.test(text[i]!) || /\s/.test(text[i - 1]!)) continue;
-      seen += 1;
-      const before = text.slice(0, i);
-      const after = text.slice(i);
-      if (!/\S/.test(after) || STARTS_VALUE.test(after)) continue;
-      if (JOINS_NEXT_WORD.test(before) || insidePem(before)) continue;
+    const pem = this.pemBounds();
+    let next = -1;
+    for (let i = text.length - 1; i > 0 && i >= text.length - WINDOW; i -= 1) {
+      const code = text.charCodeAt(i);
+      if (!isSpace(code)) {
+        next = code;
+        continue;
+      }
+      if (isSpace(text.charCodeAt(i - 1))) continue;
+      // `next` is the first non-space character after this whitespace run (-1: none yet).
+      if (next < 0 || isJoiner(next) || isJoiner(text.charCodeAt(i - 1))) continue;
+      if (text.endsWith('Bearer', i) || text.endsWith('Basic', i)) continue;
+      if (i > pem.before && i < pem.after) continue;
       return i;
     }
     return 0;

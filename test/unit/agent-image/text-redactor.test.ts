@@ -44,6 +44,19 @@ describe('streamed text redaction', () => {
     expect(redactor.push('abc123 and')).toBe(`token: ${REDACTED}`);
   });
 
+  it.each(['x', 'a: ', 'KEY= ', '-----BEGIN '])(
+    'passes a 200 KB stream of %j deltas (near-miss patterns) through intact',
+    (unit) => {
+      const text = unit.repeat(Math.ceil(200_000 / unit.length));
+      const parts: string[] = [];
+      for (let at = 0; at < text.length; at += 20) parts.push(text.slice(at, at + 20));
+      const out = stream(parts);
+      expect(out.length).toBeGreaterThan(0);
+      if (!unit.includes('KEY') && !unit.includes('BEGIN')) expect(out).toBe(text);
+      else expect(out).not.toContain(text.slice(0, 100_000));
+    },
+  );
+
   it('releases text at word boundaries before the stream ends', () => {
     const redactor = new TextRedactor();
     expect(redactor.push('Echo turn one hel')).toBe('Echo turn one');
