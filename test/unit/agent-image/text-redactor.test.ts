@@ -51,9 +51,7 @@ describe('streamed text redaction', () => {
       const parts: string[] = [];
       for (let at = 0; at < text.length; at += 20) parts.push(text.slice(at, at + 20));
       const out = stream(parts);
-      expect(out.length).toBeGreaterThan(0);
-      if (!unit.includes('KEY') && !unit.includes('BEGIN')) expect(out).toBe(text);
-      else expect(out).not.toContain(text.slice(0, 100_000));
+      expect(out).toBe(text);
     },
   );
 
