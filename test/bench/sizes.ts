@@ -25,6 +25,7 @@ export async function benchApiBundle(outDir: string) {
     JWT_ISSUER: 'https://example.invalid',
     JWT_AUDIENCE: 'a',
     RUNNER_FUNCTION_NAME: 'runner',
+    FLEET_FUNCTION_NAME: 'fleet',
     AGENT_CLUSTER_ARN: 'arn:aws:ecs:us-east-1:123456789012:cluster/c',
     AGENT_SUBNET_IDS: 'subnet-1',
     AGENT_SECURITY_GROUP_ID: 'sg-1',
