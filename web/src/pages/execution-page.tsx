@@ -140,7 +140,7 @@ function ExecutionFacts(props: { exec: Execution }) {
         </dd>
         <dt>Model</dt>
         <dd>
-          {e().model ?? '—'} · {e().num_turns ?? '—'} turns
+          {e().model ?? 'default'} · {e().num_turns ?? '—'} turns
         </dd>
         <dt>Session</dt>
         <dd>

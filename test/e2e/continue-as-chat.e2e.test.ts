@@ -1,0 +1,166 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWebIfStale } from '../../infra/local/src/web-build';
+import { startLocalStack, type TestStack } from '../helpers/local-stack';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SHOTS = resolve('test-results/continue-as-chat');
+const REPLY_TIMEOUT = 60_000;
+
+let stack: TestStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildWebIfStale(resolve('web'), () => {});
+  await mkdir(SHOTS, { recursive: true });
+  stack = await startLocalStack({ seedFailedRun: true });
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+async function fillLogin(page: Page, email: string) {
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-submit').click();
+}
+
+async function signIn(email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${stack.url}/login`);
+  await fillLogin(page, email);
+  await page.getByTestId('agent-row').first().waitFor();
+  return page;
+}
+
+/** The seeded failed execution of `demo`, opened from the Executions tab. */
+async function openFailedExecution(page: Page): Promise<string> {
+  await page.getByTestId('agent-row').filter({ hasText: 'demo' }).getByRole('link', { name: 'demo' }).click();
+  await page.getByRole('tab', { name: 'Executions' }).click();
+  const row = page
+    .getByTestId('execution-row')
+    .filter({ has: page.getByTestId('execution-status').getByText('failed', { exact: true }) })
+    .first();
+  // The stack seeds the failed run as it starts; refresh until it is listed.
+  await expect
+    .poll(
+      async () => {
+        if (await row.isVisible()) return true;
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return false;
+      },
+      { timeout: REPLY_TIMEOUT, interval: 500 },
+    )
+    .toBe(true);
+  await row.getByRole('link').click();
+  await page.getByTestId('execution-status').waitFor();
+  return page.url();
+}
+
+const assistant = (page: Page): Locator =>
+  page.locator('[data-testid="chat-message"][data-role="assistant"]');
+
+async function sendAndReply(page: Page, text: string): Promise<string> {
+  const before = await assistant(page).count();
+  await page.getByTestId('chat-input').fill(text);
+  await page.getByTestId('chat-send').click();
+  const reply = assistant(page).nth(before);
+  await reply.locator('.typing').waitFor({ state: 'detached', timeout: REPLY_TIMEOUT });
+  return (await reply.textContent()) ?? '';
+}
+
+async function ensureAgentRunning(page: Page) {
+  if (await page.getByTestId('agent-not-running').isVisible()) {
+    await page.getByTestId('agent-start').click();
+    await page.getByTestId('agent-not-running').waitFor({ state: 'detached', timeout: REPLY_TIMEOUT });
+  }
+}
+
+describe('Continue as Chat in the browser', () => {
+  it('continues a failed execution with its full context, across dismiss, New Chat and a pasted link', async () => {
+    const page = await signIn('bob@acme.test');
+    await shot(page, '01-agents');
+    const executionUrl = await openFailedExecution(page);
+    const command = ((await page.locator('pre.message').textContent()) ?? '').match(/run: (.+)/)?.[1]?.trim();
+    expect(command).toBeTruthy();
+    await shot(page, '02-failed-execution');
+
+    const sessionId = (await page.locator('dd code').first().textContent())?.trim();
+    const taskBodies: Record<string, unknown>[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && req.url().endsWith('/api/agents/demo/task'))
+        taskBodies.push(req.postDataJSON());
+    });
+
+    await page.getByTestId('continue-as-chat').click();
+    await page.getByTestId('resume-banner').waitFor();
+    const deepLink = page.url();
+    expect(deepLink).toContain('tab=chat');
+    expect(deepLink).toContain('resumeSessionId=');
+    await ensureAgentRunning(page);
+    await shot(page, '03-resume-banner');
+
+    const first = await sendAndReply(page, 'what went wrong');
+    expect(first).toContain(command!);
+    await shot(page, '04-what-went-wrong');
+
+    await page.getByTestId('resume-banner-dismiss').click();
+    expect(await page.getByTestId('resume-banner').count()).toBe(0);
+    const second = await sendAndReply(page, 'recap');
+    expect(second).toContain(command!);
+    // The second turn continued the same chat rather than forking the execution again.
+    await expect
+      .poll(() => page.getByTestId('session-select').locator('option:checked').textContent())
+      .toContain('2 turns');
+    await shot(page, '05-after-dismiss');
+    expect(taskBodies[0]).toEqual({
+      message: 'what went wrong',
+      resume_session_id: sessionId,
+      fork_session: true,
+      start_chat: true,
+    });
+    expect(taskBodies[1]).toMatchObject({
+      message: 'recap',
+      chat_session_id: expect.any(String),
+      resume_session_id: expect.any(String),
+    });
+    expect(taskBodies[1]?.resume_session_id).not.toBe(sessionId);
+    expect(taskBodies[1]?.fork_session).toBeUndefined();
+
+    await page.getByTestId('new-chat').click();
+    expect(await page.getByTestId('chat-message').count()).toBe(0);
+    expect(await sendAndReply(page, 'hello')).toContain('Echo (turn 1)');
+    expect(taskBodies[2]).toEqual({ message: 'hello', start_chat: true });
+    await shot(page, '06-new-chat');
+
+    // A new tab has no session token: sign-in must lead back to the pasted link.
+    const pasted = await page.context().newPage();
+    await pasted.goto(deepLink);
+    await fillLogin(pasted, 'bob@acme.test');
+    await pasted.getByTestId('resume-banner').waitFor();
+    expect(pasted.url()).toBe(deepLink);
+    expect(await sendAndReply(pasted, 'what went wrong')).toContain(command!);
+    await shot(pasted, '07-pasted-deep-link');
+
+    const dana = await signIn('dana@acme.test');
+    await dana.goto(executionUrl);
+    await dana.getByTestId('execution-status').waitFor();
+    expect(await dana.getByTestId('continue-as-chat').count()).toBe(0);
+    await shot(dana, '08-dana-no-continue');
+  });
+});
