@@ -1,0 +1,82 @@
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWebIfStale } from '../../infra/local/src/web-build';
+import { startLocalStack, type TestStack } from '../helpers/local-stack';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SHOTS = resolve('test-results/chat-states');
+const TIMEOUT = 60_000;
+
+let stack: TestStack;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildWebIfStale(resolve('web'), () => {});
+  await mkdir(SHOTS, { recursive: true });
+  stack = await startLocalStack();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+
+async function signIn(email: string): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${stack.url}/login`);
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('agent-row').first().waitFor();
+  return page;
+}
+
+const assistant = (page: Page) => page.locator('[data-testid="chat-message"][data-role="assistant"]');
+
+describe('chat states in the browser', () => {
+  it('offers Start agent when the agent is stopped, then chats once it runs', async () => {
+    const page = await signIn('bob@acme.test');
+    const row = page.getByTestId('agent-row').filter({ hasText: 'demo' });
+    await row.getByRole('button', { name: 'Stop' }).click();
+    await row.getByRole('button', { name: 'Start' }).waitFor({ timeout: TIMEOUT });
+
+    await row.getByRole('link', { name: 'demo' }).click();
+    await page.getByTestId('agent-not-running').waitFor();
+    await shot(page, '01-agent-not-running');
+    await page.getByTestId('agent-start').click();
+    await page.getByTestId('agent-not-running').waitFor({ state: 'detached', timeout: TIMEOUT });
+
+    await page.getByTestId('chat-input').fill('hello');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect
+      .poll(() => assistant(page).first().textContent(), { timeout: TIMEOUT })
+      .toContain('Echo (turn 1)');
+    await shot(page, '02-started-and-chatting');
+  });
+
+  it('Stop (Escape) cancels a slow turn and puts the message back in the box', async () => {
+    const page = await signIn('bob@acme.test');
+    await page.goto(`${stack.url}/agents/demo?tab=chat`);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('chat-input').fill('sleep: 30');
+    await page.getByTestId('chat-input').press('Enter');
+    await page.getByRole('button', { name: 'Stop' }).last().waitFor();
+    await page.getByTestId('chat-input').press('Escape');
+    await expect.poll(() => page.getByTestId('chat-input').inputValue()).toBe('sleep: 30');
+    expect(await page.getByTestId('chat-message').count()).toBe(0);
+    await shot(page, '03-stopped');
+  });
+});
