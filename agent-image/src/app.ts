@@ -53,6 +53,17 @@ export const createAgentServer = (deps: AgentServerDeps) => {
   app.notFound((c) => c.json(new NotFoundError('Route').toBody(), 404));
 
   app.get('/health', (c) => c.json({ status: 'ok' }));
+  // Health checks arrive every few seconds; everything else gets one line (never bodies or tokens).
+  app.use('/api/*', async (c, next) => {
+    const started = Date.now();
+    await next();
+    deps.logger.info('request', {
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Date.now() - started,
+    });
+  });
   app.use('/api/*', bearerAuth(deps.token));
   app.use(
     '/api/*',
