@@ -249,6 +249,40 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
     expect(await scheduledRuns(scheduleId)).toHaveLength(before);
   });
 
+  it('frees the slot for a retry when nothing was written, keeps it once the execution exists', async () => {
+    const created = await create('bob', { name: 'yearly', cron: '0 3 1 1 *', message: 'hello from cron' });
+    const event = { tenant: 'acme', schedule_id: created.body.id, scheduled_at: '2030-01-01T03:00:00Z' };
+    const fleetDown = {
+      ...deps,
+      fleet: Object.assign(Object.create(deps.fleet), {
+        endpoint: async () => {
+          throw new Error('throttled');
+        },
+      }),
+    };
+    await expect(fireSchedule(fleetDown, event)).rejects.toThrow('throttled');
+    const retried = await fireSchedule(deps, event);
+    expect(retried.outcome).toBe('created');
+    const slot = '2030-01-01T03:00:00.000Z';
+    expect(await deps.stores.schedules.getScheduledRunExecution('acme', created.body.id, slot)).toBe(
+      'execution_id' in retried ? retried.execution_id : null,
+    );
+    await finished('execution_id' in retried ? retried.execution_id : '');
+
+    const dispatchDown = {
+      ...deps,
+      dispatcher: {
+        dispatch: async () => {
+          throw new Error('invoke failed');
+        },
+      },
+    };
+    const next = { ...event, scheduled_at: '2031-01-01T03:00:00Z' };
+    await expect(fireSchedule(dispatchDown, next)).rejects.toThrow('invoke failed');
+    expect((await fireSchedule(deps, next)).outcome).toBe('duplicate');
+    expect(await scheduledRuns(created.body.id)).toHaveLength(2);
+  });
+
   it('records a failed run with agent_not_running when the agent is stopped', async () => {
     await call('bob')('PUT', `/api/schedules/${scheduleId}`, {
       name: 'every minute',

@@ -1,11 +1,10 @@
 import * as z from 'zod/mini';
-import type { AgentRecord } from '../data/stores/agents';
-import type { ExecutionRecord } from '../data/stores/execution-record';
 import type { ScheduleRecord } from '../data/stores/schedules';
 import { AppError } from '../lib/errors';
 import { ulid } from '../lib/ids';
 import type { Identity } from './identity';
 import type { SchedulingDeps } from './schedule-deps';
+import { failedRun } from './schedule-failed-run';
 import { requireScheduleEditor, requireVisibleSchedule } from './schedules';
 import { type Submitted, submitTask } from './tasks';
 
@@ -61,10 +60,21 @@ export async function fireSchedule(deps: SchedulingDeps, event: ScheduledEvent):
     log.info('schedule slot already taken', { scheduled_at: slot });
     return { outcome: 'duplicate', scheduled_at: slot };
   }
+  // Whether the execution was written decides what a failure means for the slot (see below).
+  let createdId: string | null = null;
+  const tracked: SchedulingDeps = {
+    ...deps,
+    dispatcher: {
+      dispatch: (job) => {
+        createdId = job.execution_id;
+        return deps.dispatcher.dispatch(job);
+      },
+    },
+  };
   let result: FireResult;
   try {
     const { execution } = await submitTask(
-      deps,
+      tracked,
       creatorOf(schedule),
       schedule.agent,
       { message: schedule.message, timeout_seconds: schedule.timeout_seconds },
@@ -73,8 +83,14 @@ export async function fireSchedule(deps: SchedulingDeps, event: ScheduledEvent):
     result = { outcome: 'created', execution_id: execution.id, scheduled_at: slot };
   } catch (e) {
     if (!(e instanceof AppError)) {
-      // Transient (e.g. the table): free the slot so the platform's retry can run it after all.
-      await stores.schedules.releaseScheduledRun(schedule.tenant, schedule.id, slot, claimId);
+      if (createdId) {
+        // The execution exists but its dispatch failed: keep the slot (a retry must not run the
+        // prompt twice); the stale-run sweeper fails the stranded execution.
+        await stores.schedules.recordScheduledRunExecution(schedule.tenant, schedule.id, slot, createdId);
+      } else {
+        // Nothing was written (e.g. the fleet lookup failed): free the slot for the retry.
+        await stores.schedules.releaseScheduledRun(schedule.tenant, schedule.id, slot, claimId);
+      }
       throw e;
     }
     // A run that could not start is still recorded, so the schedule's owner sees why.
@@ -98,40 +114,4 @@ export async function runScheduleNow(deps: SchedulingDeps, who: Identity, id: st
     { message: schedule.message, timeout_seconds: schedule.timeout_seconds },
     { source: 'schedule', scheduleId: schedule.id, triggeredBy: { kind: 'user', id: who.user_id } },
   );
-}
-
-function failedRun(s: ScheduleRecord, agent: AgentRecord, e: AppError, at: string): ExecutionRecord {
-  return {
-    tenant: s.tenant,
-    id: ulid(Date.parse(at)),
-    agent: s.agent,
-    runtime: agent.runtime,
-    source: 'schedule',
-    status: 'failed',
-    message: s.message,
-    model: null,
-    response: null,
-    error: { code: e.code === 'agent_not_running' ? 'agent_not_running' : 'internal', message: e.message },
-    owner_user_id: s.owner_user_id,
-    triggered_by: { kind: 'schedule', id: s.id },
-    // It never ran, so there is no session to continue.
-    claude_session_id: null,
-    resumed_session_id: null,
-    resumed_from_execution_id: null,
-    chat_session_id: null,
-    forked: false,
-    cost_usd: null,
-    context_used: null,
-    context_max: null,
-    num_turns: null,
-    tool_calls: [],
-    created_at: at,
-    started_at: null,
-    finished_at: at,
-    duration_ms: null,
-    schedule_id: s.id,
-    timeout_seconds: s.timeout_seconds,
-    options: {},
-    lease_session_id: null,
-  };
 }
