@@ -71,7 +71,7 @@ describe('the resume gate', () => {
   );
 
   it("lets a tenant admin resume someone else's session", async () => {
-    await stack.platform.drain(); // bob's fork above still holds the session's lease
+    // bob's fork above may still be running: forks only read the session, so no 409 here.
     expect((await resume(alice, bobSession)).status).toBe(202);
   });
 

@@ -63,14 +63,17 @@ export async function submitTask(
 
   const id = ulid(deps.clock.now());
   const now = new Date(deps.clock.now()).toISOString();
+  const fork = Boolean(resumeId && body.fork_session);
+  // A fork only reads the session it starts from, so many chats may branch from one execution at
+  // once; a plain resume appends to it and must be the only writer.
+  const leased = resumeId && !fork ? resumeId : null;
   if (
-    resumeId &&
-    !(await stores.leases.acquireLease(who.tenant, agent.name, resumeId, id, LEASE_TTL_MS, deps.clock.now()))
+    leased &&
+    !(await stores.leases.acquireLease(who.tenant, agent.name, leased, id, LEASE_TTL_MS, deps.clock.now()))
   ) {
     throw new ConflictError('Another turn is writing to this session right now', 'session_busy');
   }
 
-  const fork = Boolean(resumeId && body.fork_session);
   const chatId = chat?.id ?? (body.start_chat ? ulid(deps.clock.now()) : null);
   const execution: ExecutionRecord = {
     tenant: who.tenant,
@@ -109,7 +112,7 @@ export async function submitTask(
       system_prompt: body.system_prompt,
       max_turns: body.max_turns,
     },
-    lease_session_id: resumeId ?? null,
+    lease_session_id: leased,
   };
   try {
     if (
@@ -117,7 +120,7 @@ export async function submitTask(
       !(await stores.idempotency.claimKey(who.tenant, who.user_id, keyHash, id, deps.clock.now()))
     ) {
       // A concurrent request with the same key won the claim; answer with its execution instead.
-      if (resumeId) await stores.leases.releaseLease(who.tenant, agent.name, resumeId, id);
+      if (leased) await stores.leases.releaseLease(who.tenant, agent.name, leased, id);
       const replay = await findReplay(deps, who, keyHash);
       if (replay) return replay;
       throw new ConflictError('A request with this Idempotency-Key is still being accepted; retry shortly');
@@ -127,7 +130,7 @@ export async function submitTask(
     else if (chatId) await startChat(deps, who, execution, chatId, now);
     await deps.dispatcher.dispatch({ tenant: who.tenant, execution_id: id });
   } catch (e) {
-    if (resumeId) await stores.leases.releaseLease(who.tenant, agent.name, resumeId, id);
+    if (leased) await stores.leases.releaseLease(who.tenant, agent.name, leased, id);
     throw e;
   }
   return { execution, chat_session_id: chatId, replayed: false };
