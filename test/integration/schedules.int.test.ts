@@ -5,7 +5,7 @@ import { type SchedulingDeps, withScheduleStore } from '@reprise/functions/core/
 import { fireSchedule } from '@reprise/functions/core/schedule-fire';
 import { waitForTerminal } from '@reprise/functions/core/wait';
 import { createDb } from '@reprise/functions/data/client';
-import { createLocalCron, type LocalCron } from '@reprise/functions/scheduling/local-cron';
+import { createLocalCron, type LocalCron, loadSchedules } from '@reprise/functions/scheduling/local-cron';
 import { Schedule } from '@reprise/functions/schemas';
 import { createRemoteJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -308,5 +308,22 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
     } finally {
       await bob.call('POST', '/api/agents/demo/start');
     }
+  });
+});
+
+describe('local start-up', () => {
+  it('registers the enabled schedules already in the table, across tenants', async () => {
+    const paused = await create('bob', { name: 'paused', cron: '* * * * *', enabled: false });
+    const fresh = createLocalCron(deps, { clock: { now: () => T0 }, fire: async () => {} });
+    const count = await loadSchedules(deps, fresh);
+    const listed = await call('bob')('GET', '/api/agents/demo/schedules');
+    expect(count).toBe(listed.body.items.length);
+    const due = await fresh.tick(T0 + MINUTE);
+    const ids = due.map((e) => e.schedule_id);
+    const everyMinute = listed.body.items.filter(
+      (s: { cron: string; enabled: boolean }) => s.enabled && s.cron === '* * * * *',
+    );
+    expect(ids.sort()).toEqual(everyMinute.map((s: { id: string }) => s.id).sort());
+    expect(ids).not.toContain(paused.body.id);
   });
 });

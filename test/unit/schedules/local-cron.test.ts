@@ -2,7 +2,7 @@ import type { ScheduledEvent } from '@reprise/functions/core/schedule-fire';
 import { scheduledSlot } from '@reprise/functions/core/schedule-fire';
 import { silentLogger } from '@reprise/functions/lib/log';
 import { LocalCron } from '@reprise/functions/scheduling/local-cron';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const T0 = Date.parse('2026-12-02T14:00:30Z');
 const job = { tenant: 'acme', id: 'S1', agent: 'demo', cron: '*/5 * * * *', timezone: 'UTC', enabled: true };
@@ -76,6 +76,35 @@ describe('LocalCron', () => {
     await expect(cron.tick(T0 + 5 * min)).resolves.toHaveLength(1);
     await expect(cron.tick(T0 + 10 * min)).resolves.toHaveLength(1);
     expect(calls).toBe(2);
+  });
+});
+
+describe('LocalCron.start', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('fires from its own timer once the minute comes, and stops when told', async () => {
+    vi.useFakeTimers({ now: T0 });
+    const fired: ScheduledEvent[] = [];
+    const cron = new LocalCron({
+      fire: async (e) => {
+        fired.push(e);
+      },
+      clock: { now: () => Date.now() },
+      logger: silentLogger,
+    });
+    await cron.upsert({ ...job, cron: '* * * * *' });
+    cron.start();
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(fired).toEqual([]);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(fired.map((e) => e.scheduled_at)).toEqual(['2026-12-02T14:01:00.000Z']);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(fired).toHaveLength(2);
+    cron.stop();
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(fired).toHaveLength(2);
   });
 });
 
