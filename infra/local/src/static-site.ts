@@ -12,7 +12,7 @@ const PLACEHOLDER =
 export function staticSite(distDir: string) {
   const app = new Hono();
   const root = relative(process.cwd(), distDir) || '.';
-  app.use('/*', serveStatic({ root }));
+  if (existsSync(distDir)) app.use('/*', serveStatic({ root }));
   app.get('*', async (c) => {
     if (c.req.path.startsWith('/api/')) return c.json(new NotFoundError('Route').toBody(), 404);
     const index = join(distDir, 'index.html');

@@ -61,6 +61,22 @@ describe('scripted model', () => {
     expect(text).not.toContain('What Went Wrong');
   });
 
+  it('recaps a session that ended on a tool call, whose result arrives with the next prompt', () => {
+    const merged: Message = {
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 't1', content: 'ls: cannot access', is_error: true },
+        { type: 'text', text: 'what went wrong' },
+      ],
+    };
+    const reply = decide([user('run: ls /nonexistent'), toolUse('t1', 'ls /nonexistent'), merged]);
+    expect(reply.kind).toBe('text');
+    const text = reply.kind === 'text' ? reply.text : '';
+    expect(text).toContain('You asked: run: ls /nonexistent');
+    expect(text).toContain('`ls /nonexistent` failed: ls: cannot access');
+    expect(text).not.toContain('You asked: what went wrong');
+  });
+
   it('streams slowly when asked to sleep', () => {
     expect(decide([user('sleep: 2')])).toMatchObject({ kind: 'text', durationMs: 2000 });
   });

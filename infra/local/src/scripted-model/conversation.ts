@@ -45,8 +45,12 @@ const toolResults = (message: Message) =>
 export const dialogue = (messages: Message[]): Message[] =>
   messages.filter((message) => message.role === 'user' || message.role === 'assistant');
 
+/**
+ * A user message with words of the human in it. When a session ended on a tool call (e.g. cut off
+ * by max_turns), the CLI sends the next prompt in the same message as that tool's result.
+ */
 export const isHumanTurn = (message: Message): boolean =>
-  message.role === 'user' && toolResults(message).length === 0 && humanText(message).length > 0;
+  message.role === 'user' && humanText(message).length > 0;
 
 const resultText = (content: unknown): string => {
   if (typeof content === 'string') return content;
@@ -85,11 +89,12 @@ export const history = (messages: Message[]): HistoryItem[] => {
   const outcomes = toolOutcomes(messages);
   const items: HistoryItem[] = [];
   for (const message of messages) {
-    if (isHumanTurn(message)) items.push({ kind: 'prompt', text: humanText(message) });
+    // A tool result sharing a message with a prompt happened before that prompt was typed.
     for (const block of toolResults(message)) {
       const outcome = outcomes.get(block.tool_use_id);
       if (outcome) items.push({ kind: 'tool', ...outcome });
     }
+    if (isHumanTurn(message)) items.push({ kind: 'prompt', text: humanText(message) });
   }
   return items;
 };
@@ -97,7 +102,7 @@ export const history = (messages: Message[]): HistoryItem[] => {
 /** The tool results in the last message, when the CLI is reporting back on a tool call. */
 export const pendingOutcomes = (messages: Message[]): ToolOutcome[] => {
   const last = messages.at(-1);
-  if (last?.role !== 'user') return [];
+  if (last?.role !== 'user' || isHumanTurn(last)) return [];
   const outcomes = toolOutcomes(messages);
   return toolResults(last).flatMap((block) => {
     const outcome = outcomes.get(block.tool_use_id);

@@ -32,8 +32,9 @@ export const describeOutcome = (outcome: ToolOutcome): string =>
 
 const text = (body: string): Reply => ({ kind: 'text', text: body, durationMs: 0 });
 
-const recap = (earlier: Message[]): string => {
-  const items = history(earlier);
+/** Everything before the current prompt, including tool results delivered alongside it. */
+const recap = (upToPrompt: Message[]): string => {
+  const items = history(upToPrompt).slice(0, -1);
   if (items.length === 0) return 'Recap: nothing happened before this message.';
   const lines = items.map((item, index) =>
     item.kind === 'prompt'
@@ -60,7 +61,7 @@ export const decide = (messages: Message[]): Reply => {
     const seconds = Number(sleep[1]);
     return { kind: 'text', text: `Slept for ${seconds} seconds as asked.`, durationMs: seconds * 1000 };
   }
-  if (RECAP.test(prompt)) return text(recap(turns.slice(0, Math.max(lastHuman, 0))));
+  if (RECAP.test(prompt)) return text(recap(turns.slice(0, lastHuman + 1)));
   const run = RUN.exec(prompt);
   if (run)
     return {
