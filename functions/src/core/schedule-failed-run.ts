@@ -16,7 +16,11 @@ export function failedRun(s: ScheduleRecord, agent: AgentRecord, e: AppError, at
     message: s.message,
     model: null,
     response: null,
-    error: { code: e.code === 'agent_not_running' ? 'agent_not_running' : 'internal', message: e.message },
+    error:
+      e.code === 'agent_not_running'
+        ? { code: 'agent_not_running', message: e.message }
+        : // Typically the creator lost access to the agent: say so rather than "Agent not found".
+          { code: 'internal', message: `The schedule could not run as its creator (${e.message})` },
     owner_user_id: s.owner_user_id,
     triggered_by: { kind: 'schedule', id: s.id },
     // It never ran, so there is no session to continue.

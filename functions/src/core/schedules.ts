@@ -143,8 +143,8 @@ export async function deleteSchedule(
 ): Promise<void> {
   const { schedule, agent } = await requireVisibleSchedule(deps, who, id);
   requireScheduleEditor(who, schedule, agent);
-  // Trigger first: if the table delete then fails, a retry finds the schedule and finishes the job,
-  // and a fire in between finds no trigger to come from.
+  // Trigger first: if the table delete then fails, the schedule is still listed and a retried
+  // DELETE finishes the job (removing a missing trigger is not an error).
   await scheduler.remove(schedule);
   await deps.stores.schedules.deleteSchedule(schedule.tenant, schedule.id);
 }
