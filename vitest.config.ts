@@ -17,6 +17,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['test/unit/web/**/*.test.{ts,tsx}'],
           setupFiles: ['test/unit/web/setup.ts'],
+          // @solidjs/router ships untranspiled .jsx; let Vite compile it instead of Node loading it.
+          server: { deps: { inline: [/@solidjs\/router/] } },
         },
       },
       {
