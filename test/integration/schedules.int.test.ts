@@ -1,10 +1,9 @@
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
 import { scheduleRoutes } from '@reprise/functions/api/routes/schedules';
-import { type SchedulingDeps, withScheduleStore } from '@reprise/functions/core/schedule-deps';
+import type { SchedulingDeps } from '@reprise/functions/core/schedule-deps';
 import { fireSchedule } from '@reprise/functions/core/schedule-fire';
 import { waitForTerminal } from '@reprise/functions/core/wait';
-import { createDb } from '@reprise/functions/data/client';
 import { createLocalCron, type LocalCron, loadSchedules } from '@reprise/functions/scheduling/local-cron';
 import { Schedule } from '@reprise/functions/schemas';
 import { createRemoteJWKSet } from 'jose';
@@ -25,10 +24,10 @@ const as: Record<string, Call> = {};
 
 beforeAll(async () => {
   stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  const db = createDb({ tableName: stack.tableName, region: 'us-east-1', endpoint: stack.dynamoEndpoint });
-  deps = withScheduleStore(stack.platform.core, () => db);
+  deps = stack.platform.core;
+  // A cron on the test's own clock, served by a second app over the stack's core, so tests decide
+  // when a minute has passed instead of waiting for one.
   cron = createLocalCron(deps, { clock: { now: () => cronNow } });
-  // The stack's own app may not mount schedules yet: serve them from a second app over the same core.
   const jwks = `${stack.url}/auth/dev/jwks.json`;
   const auth = createAuthenticator(
     { issuer: `${stack.url}/auth/dev`, audience: 'reprise-local', jwksUrl: jwks },

@@ -50,6 +50,7 @@ const ROUTES: Record<string, Record<string, Op>> = {
     post: { summary: 'Create a schedule', body: s.ScheduleInput, response: s.Schedule, status: 201 },
   },
   '/api/schedules/{id}': {
+    get: { summary: 'One schedule', response: s.Schedule },
     put: { summary: 'Update a schedule', body: s.ScheduleInput, response: s.Schedule },
     delete: { summary: 'Delete a schedule', status: 204 },
   },

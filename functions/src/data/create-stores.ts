@@ -7,6 +7,7 @@ import {
   ExecutionStore,
   IdempotencyStore,
   LeaseStore,
+  ScheduleStore,
   UserStore,
 } from './stores/index';
 
@@ -18,6 +19,7 @@ export interface Stores {
   readonly executions: ExecutionStore;
   readonly idempotency: IdempotencyStore;
   readonly leases: LeaseStore;
+  readonly schedules: ScheduleStore;
   readonly users: UserStore;
 }
 
@@ -30,6 +32,7 @@ export function createStores(db: Db): Stores {
     executions: new ExecutionStore(db),
     idempotency: new IdempotencyStore(db),
     leases: new LeaseStore(db),
+    schedules: new ScheduleStore(db),
     users: new UserStore(db),
   };
 }

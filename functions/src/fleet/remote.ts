@@ -64,8 +64,11 @@ export async function serveFleetRequest(fleet: AgentFleet, event: unknown): Prom
   if (!parsed.success) return { ok: false, error: 'invalid fleet request' };
   const { op, ref } = parsed.data;
   try {
-    const value = op === 'create' || op === 'destroy' ? (await fleet[op](ref), null) : await fleet[op](ref);
-    return { ok: true, value };
+    if (op === 'create' || op === 'destroy') {
+      await fleet[op](ref);
+      return { ok: true, value: null };
+    }
+    return { ok: true, value: await fleet[op](ref) };
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }

@@ -1,12 +1,7 @@
 import { createAwsCoreDeps } from '../aws/core-deps';
-import { withScheduleStore } from '../core/schedule-deps';
 import { type FireResult, fireSchedule, ScheduledEvent } from '../core/schedule-fire';
-import { createDb } from '../data/client';
-import { required } from '../lib/env';
 
-const deps = withScheduleStore(createAwsCoreDeps('scheduled'), () =>
-  createDb({ tableName: required(process.env, 'TABLE_NAME'), region: required(process.env, 'AWS_REGION') }),
-);
+const deps = createAwsCoreDeps('scheduled');
 
 /**
  * EventBridge Scheduler → one execution per (schedule, scheduled time). The input is

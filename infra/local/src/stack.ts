@@ -5,9 +5,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve } from '@hono/node-server';
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
+import { scheduleRoutes } from '@reprise/functions/api/routes/schedules';
 import { createDb, type Db } from '@reprise/functions/data/client';
 import { createLogger, type Logger } from '@reprise/functions/lib/log';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
+import { createLocalCron, type LocalCron, loadSchedules } from '@reprise/functions/scheduling/local-cron';
 import { createRemoteJWKSet } from 'jose';
 import { createDevIdp } from './dev-idp';
 import { startDynamoLocal } from './dynamodb';
@@ -39,6 +41,8 @@ export interface LocalStack {
   readonly dynamoEndpoint: string;
   readonly tableName: string;
   readonly platform: LocalPlatform;
+  /** The local cron; tests call `tick(now)` instead of waiting for a minute to pass. */
+  readonly scheduler: LocalCron;
   readonly db: Db;
   /** The scripted model's URL (the agents talk to it unless ANTHROPIC_API_KEY is set). */
   readonly modelUrl: string;
@@ -111,7 +115,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       createRemoteJWKSet(new URL(`${url}${idp.jwksPath}`)),
       platform.core.stores.apiKeys,
     );
-    const app = createApp({ version: '0.1.0', auth, core: platform.core });
+    // The local stand-in for EventBridge Scheduler: the same fire path as the scheduled Lambda.
+    const scheduler = createLocalCron(platform.core);
+    await loadSchedules(platform.core, scheduler);
+    scheduler.start();
+    cleanups.push(async () => scheduler.stop());
+    const app = createApp({
+      version: '0.1.0',
+      auth,
+      core: platform.core,
+      extraRoutes: [scheduleRoutes(platform.core, scheduler)],
+    });
     app.route('/auth/dev', idp.routes());
     app.route('/', staticSite(options.webDist));
     handler = app.fetch;
@@ -124,7 +138,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     progress('starting agent demo');
     await seedDemoAgent(platform.core, options.seedFailedRun ?? true);
-    return { url, dynamoEndpoint: dynamo.endpoint, tableName, platform, db, modelUrl: model.url, stop };
+    return {
+      url,
+      dynamoEndpoint: dynamo.endpoint,
+      tableName,
+      platform,
+      scheduler,
+      db,
+      modelUrl: model.url,
+      stop,
+    };
   } catch (e) {
     await stop();
     throw e;

@@ -6,4 +6,5 @@ export * from './execution-record';
 export * from './executions';
 export * from './idempotency';
 export * from './leases';
+export * from './schedules';
 export * from './users';
