@@ -1,52 +1,143 @@
-import { createResource, For, Show } from 'solid-js';
+import type { Schedule, TaskAccepted } from '@reprise/functions/schemas';
+import { A } from '@solidjs/router';
+import { createSignal, For, Match, onMount, Show, Switch } from 'solid-js';
+import { createStore, reconcile } from 'solid-js/store';
 import { errorMessage } from '~/api/api-error';
-import { formatTime } from '~/lib/format';
 import { useServices } from '~/services';
+import { ScheduleForm } from './schedules/schedule-form';
+import { ScheduleRow } from './schedules/schedule-row';
+
+type Editing = { kind: 'new' } | { kind: 'edit'; schedule: Schedule } | null;
+type RunStarted = { schedule: string; accepted: TaskAccepted };
 
 export function SchedulesTab(props: { agent: string }) {
   const { api } = useServices();
-  const [list] = createResource(
-    () => props.agent,
-    (name) => api.listSchedules(name),
-  );
+  // A store reconciled by id keeps each row (and the focus inside it) alive across updates.
+  const [list, setList] = createStore<{ items: Schedule[] }>({ items: [] });
+  const setItems = (items: Schedule[]) => setList('items', reconcile(items, { key: 'id' }));
+  const [loaded, setLoaded] = createSignal(false);
+  const [loading, setLoading] = createSignal(false);
+  const [error, setError] = createSignal<string | null>(null);
+  const [editing, setEditing] = createSignal<Editing>(null);
+  const [started, setStarted] = createSignal<RunStarted | null>(null);
+
+  async function load() {
+    setLoading(true);
+    setError(null);
+    try {
+      setItems((await api.listSchedules(props.agent)).items);
+      setLoaded(true);
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setLoading(false);
+    }
+  }
+  onMount(() => void load());
+
+  const replace = (next: Schedule) => {
+    setError(null);
+    setItems(list.items.map((s) => (s.id === next.id ? next : s)));
+  };
+  const saved = () => {
+    setEditing(null);
+    // Reload rather than splice in: the list is the server's order and its next-run times.
+    void load();
+  };
+
   return (
-    <section aria-label="Schedules">
-      <Show when={!list.error} fallback={<p class="banner banner-error">{errorMessage(list.error)}</p>}>
-        <Show
-          when={(list()?.items.length ?? 0) > 0}
-          fallback={
-            <p class="empty">{list.loading ? 'Loading schedules…' : 'No schedules for this agent.'}</p>
-          }
+    <section aria-label="Schedules" class="schedules">
+      <div class="toolbar">
+        <button
+          type="button"
+          class="button button-primary"
+          disabled={editing()?.kind === 'new'}
+          onClick={() => setEditing({ kind: 'new' })}
         >
-          <div class="table-wrap">
-            <table class="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Cron</th>
-                  <th scope="col">Timezone</th>
-                  <th scope="col">Enabled</th>
-                  <th scope="col">Next run</th>
-                </tr>
-              </thead>
-              <tbody>
-                <For each={list()?.items}>
-                  {(s) => (
-                    <tr data-testid="schedule-row">
-                      <td>{s.name}</td>
-                      <td>
-                        <code>{s.cron}</code>
-                      </td>
-                      <td>{s.timezone}</td>
-                      <td>{s.enabled ? 'Yes' : 'No'}</td>
-                      <td>{s.enabled ? formatTime(s.next_run_at) : '—'}</td>
-                    </tr>
-                  )}
-                </For>
-              </tbody>
-            </table>
-          </div>
-        </Show>
+          New schedule
+        </button>
+        <button type="button" class="button" onClick={() => void load()} disabled={loading()}>
+          Refresh
+        </button>
+      </div>
+      <Switch>
+        <Match when={editing()?.kind === 'new'}>
+          <ScheduleForm agent={props.agent} onSaved={saved} onCancel={() => setEditing(null)} />
+        </Match>
+        <Match when={editing()?.kind === 'edit' && editing()} keyed>
+          {(e) => (
+            <ScheduleForm
+              agent={props.agent}
+              schedule={e.kind === 'edit' ? e.schedule : undefined}
+              onSaved={saved}
+              onCancel={() => setEditing(null)}
+            />
+          )}
+        </Match>
+      </Switch>
+      <Show when={error()}>
+        <p class="banner banner-error" role="alert">
+          {error()}
+        </p>
+      </Show>
+      <Show when={started()}>
+        {(run) => (
+          <p class="banner banner-info" role="status" data-testid="schedule-run-started">
+            <span>
+              Started “{run().schedule}”:{' '}
+              <A href={`/executions/${run().accepted.execution_id}`} data-testid="schedule-run-link">
+                execution {run().accepted.execution_id}
+              </A>{' '}
+              ({run().accepted.status})
+            </span>
+            <button type="button" class="icon-button" aria-label="Dismiss" onClick={() => setStarted(null)}>
+              ×
+            </button>
+          </p>
+        )}
+      </Show>
+      <Show
+        when={list.items.length > 0}
+        fallback={
+          <Show when={loaded()} fallback={<p class="empty">Loading schedules…</p>}>
+            <p class="empty">No schedules for this agent.</p>
+          </Show>
+        }
+      >
+        <div class="table-wrap">
+          <table class="table schedules-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">When</th>
+                <th scope="col">Time zone</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Next run</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <For each={list.items}>
+                {(s) => (
+                  <ScheduleRow
+                    agent={props.agent}
+                    schedule={s}
+                    onEdit={() => setEditing({ kind: 'edit', schedule: s })}
+                    onChanged={replace}
+                    onDeleted={() => setItems(list.items.filter((x) => x.id !== s.id))}
+                    onRan={(accepted) => {
+                      setError(null);
+                      setStarted({ schedule: s.name, accepted });
+                    }}
+                    onError={(err) => setError(errorMessage(err))}
+                  />
+                )}
+              </For>
+            </tbody>
+          </table>
+        </div>
       </Show>
     </section>
   );

@@ -1,0 +1,54 @@
+import { errorMessage } from '~/api/api-error';
+import { FieldValidationError } from '~/api/client';
+import { checkCron, isKnownTimezone } from './cron-fields';
+
+export const FORM_FIELDS = ['name', 'cron', 'timezone', 'message', 'timeout_seconds'] as const;
+export type FormField = (typeof FORM_FIELDS)[number];
+export type FieldErrors = Partial<Record<FormField, string>>;
+
+export type FormValues = {
+  name: string;
+  cron: string;
+  timezone: string;
+  message: string;
+  timeout: string;
+};
+
+/**
+ * What the browser can tell before asking the server. Cron and zone are checked as they are typed;
+ * empty required fields only once the user has tried to save.
+ */
+export function clientErrors(v: FormValues, submitted: boolean): FieldErrors {
+  const errors: FieldErrors = {};
+  const cron = checkCron(v.cron);
+  if (!cron.ok) errors.cron = cron.error;
+  const zone = v.timezone.trim();
+  if (zone && !isKnownTimezone(zone)) {
+    errors.timezone = `"${zone}" is not a known IANA time zone (for example Europe/Berlin).`;
+  }
+  const timeout = v.timeout.trim();
+  if (timeout && !/^\d+$/.test(timeout)) errors.timeout_seconds = 'Whole seconds, 10 to 840.';
+  else if (timeout && (Number(timeout) < 10 || Number(timeout) > 840)) {
+    errors.timeout_seconds = 'Between 10 and 840 seconds (leave empty for the default).';
+  }
+  if (submitted) {
+    if (!v.name.trim()) errors.name = 'Give the schedule a name.';
+    if (!v.message.trim()) errors.message = 'Write what the agent should be asked.';
+    if (!zone) errors.timezone = 'Choose a time zone, for example UTC.';
+  }
+  return errors;
+}
+
+/** Splits a failed save into messages next to fields and one for the form as a whole. */
+export function serverErrors(err: unknown): { fields: FieldErrors; form: string | null } {
+  if (!(err instanceof FieldValidationError)) return { fields: {}, form: errorMessage(err) };
+  const fields: FieldErrors = {};
+  const rest: string[] = [];
+  for (const d of err.details) {
+    const field = FORM_FIELDS.find((f) => f === d.path.split('.')[0]);
+    if (field) fields[field] ??= d.message;
+    else rest.push(d.path ? `${d.path}: ${d.message}` : d.message);
+  }
+  const form = rest.length > 0 ? rest.join(' ') : Object.keys(fields).length > 0 ? null : err.message;
+  return { fields, form };
+}
