@@ -35,6 +35,10 @@ export function SchedulesTab(props: { agent: string }) {
   }
   onMount(() => void load());
 
+  const editedSchedule = () => {
+    const e = editing();
+    return e?.kind === 'edit' ? e.schedule : null;
+  };
   const replace = (next: Schedule) => {
     setError(null);
     setItems(list.items.map((s) => (s.id === next.id ? next : s)));
@@ -64,11 +68,11 @@ export function SchedulesTab(props: { agent: string }) {
         <Match when={editing()?.kind === 'new'}>
           <ScheduleForm agent={props.agent} onSaved={saved} onCancel={() => setEditing(null)} />
         </Match>
-        <Match when={editing()?.kind === 'edit' && editing()} keyed>
-          {(e) => (
+        <Match when={editedSchedule()} keyed>
+          {(schedule) => (
             <ScheduleForm
               agent={props.agent}
-              schedule={e.kind === 'edit' ? e.schedule : undefined}
+              schedule={schedule}
               onSaved={saved}
               onCancel={() => setEditing(null)}
             />

@@ -17,6 +17,7 @@ export function ScheduleForm(props: Props) {
   const { api } = useServices();
   const uid = createUniqueId();
   const id = (field: string) => `schedule-${uid}-${field}`;
+  // The form edits a copy: later changes to the row do not reach into a half-typed form.
   const initial = props.schedule;
   const [values, setValues] = createSignal<FormValues>({
     name: initial?.name ?? '',
@@ -66,8 +67,8 @@ export function ScheduleForm(props: Props) {
     };
     setSaving(true);
     try {
-      const saved = props.schedule
-        ? await api.updateSchedule(props.schedule.id, body)
+      const saved = initial
+        ? await api.updateSchedule(initial.id, body)
         : await api.createSchedule(props.agent, body);
       props.onSaved(saved);
     } catch (err) {
@@ -108,7 +109,7 @@ export function ScheduleForm(props: Props) {
       onKeyDown={(e) => e.key === 'Escape' && props.onCancel()}
       noValidate
     >
-      <h2 id={id('title')}>{props.schedule ? `Edit ${props.schedule.name}` : 'New schedule'}</h2>
+      <h2 id={id('title')}>{initial ? `Edit ${initial.name}` : 'New schedule'}</h2>
       <Show when={formError()}>
         <p class="banner banner-error" role="alert">
           {formError()}
@@ -201,7 +202,7 @@ export function ScheduleForm(props: Props) {
           Cancel
         </button>
         <button type="submit" class="button button-primary" disabled={saving()}>
-          {saving() ? 'Saving…' : props.schedule ? 'Save changes' : 'Create schedule'}
+          {saving() ? 'Saving…' : initial ? 'Save changes' : 'Create schedule'}
         </button>
       </div>
     </form>
