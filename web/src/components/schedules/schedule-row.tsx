@@ -33,6 +33,7 @@ export function ScheduleRow(props: Props) {
     }
   };
   const toggle = () =>
+    !busy() &&
     act(async () => {
       const { name, cron, timezone, message, timeout_seconds } = s();
       const enabled = !s().enabled;
@@ -62,7 +63,8 @@ export function ScheduleRow(props: Props) {
             role="switch"
             checked={s().enabled}
             aria-checked={s().enabled}
-            disabled={busy()}
+            // Not disabled while saving: that would drop keyboard focus; a second click waits instead.
+            aria-busy={busy()}
             onChange={(e) => {
               // The row shows the server's answer, not the click, until the PUT returns.
               e.currentTarget.checked = s().enabled;
@@ -83,7 +85,7 @@ export function ScheduleRow(props: Props) {
         <Show
           when={confirming()}
           fallback={
-            <span class="controls">
+            <span class="controls schedule-actions">
               <button
                 type="button"
                 class="button button-small"
@@ -107,7 +109,7 @@ export function ScheduleRow(props: Props) {
             </span>
           }
         >
-          <span class="controls">
+          <span class="controls schedule-actions">
             <span>Delete “{s().name}”?</span>
             <button
               ref={(el) => queueMicrotask(() => el.focus())}
