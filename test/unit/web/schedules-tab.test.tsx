@@ -249,10 +249,17 @@ describe('row actions', () => {
     const [row] = await rows();
     fireEvent.click(within(row!).getByRole('button', { name: 'Delete' }));
     expect(server.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Yes, delete'));
     fireEvent.click(within(row!).getByRole('button', { name: 'Keep' }));
-    fireEvent.click(within(row!).getByRole('button', { name: 'Delete' }));
+    // Backing out returns focus to where it came from.
+    const again = within(row!).getByRole('button', { name: 'Delete' });
+    await waitFor(() => expect(document.activeElement).toBe(again));
+    fireEvent.click(again);
     fireEvent.click(within(row!).getByRole('button', { name: 'Yes, delete' }));
     expect(await screen.findByText('No schedules for this agent.')).toBeTruthy();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'New schedule' })),
+    );
     expect(server.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
       '/api/schedules/01JSCHED000000000000000001',
     ]);

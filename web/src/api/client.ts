@@ -62,25 +62,20 @@ export function createApi(opts: ApiOptions) {
 
   /**
    * As `json`, but a 400 keeps its `details` (ApiError drops them) — for the schedule form, whose
-   * server-side checks (cron syntax, unknown zone) must land next to the field they concern.
+   * server-side checks (cron syntax, unknown zone) must land next to the field they concern. It
+   * goes through a client of its own so auth and 401 handling stay the same as every other call;
+   * that client's fetch reads a 400's body from a clone before ApiError consumes it.
    */
   async function jsonWithDetails<T>(path: string, init: RequestInit): Promise<T> {
     let details: FieldError[] = [];
     const keepDetails: FetchLike = async (input, req) => {
       const res = await opts.fetch(input, req);
-      if (res.status === 400)
-        details = readDetails(
-          await res
-            .clone()
-            .json()
-            .catch(() => null),
-        );
+      if (res.status === 400) details = readDetails(await jsonOrNull(res.clone()));
       return res;
     };
     try {
-      return await createApi({ ...opts, fetch: keepDetails })
-        .send(path, init)
-        .then((r) => r.json() as T);
+      const res = await createApi({ ...opts, fetch: keepDetails }).send(path, init);
+      return (await res.json()) as T;
     } catch (err) {
       throw err instanceof ApiError && details.length > 0 ? new FieldValidationError(err, details) : err;
     }
@@ -125,6 +120,8 @@ export function createApi(opts: ApiOptions) {
 }
 
 export type Api = ReturnType<typeof createApi>;
+
+const jsonOrNull = (res: Response): Promise<unknown> => res.json().catch(() => null);
 
 function readDetails(body: unknown): FieldError[] {
   const details = (body as { error?: { details?: unknown } } | null)?.error?.details;

@@ -43,8 +43,15 @@ export function SchedulesTab(props: { agent: string }) {
     setError(null);
     setItems(list.items.map((s) => (s.id === next.id ? next : s)));
   };
-  const saved = () => {
+  let newButton!: HTMLButtonElement;
+  // The form or row that held focus is gone; put it somewhere sensible rather than on <body>.
+  const refocus = () => queueMicrotask(() => newButton.focus());
+  const closeForm = () => {
     setEditing(null);
+    refocus();
+  };
+  const saved = () => {
+    closeForm();
     // Reload rather than splice in: the list is the server's order and its next-run times.
     void load();
   };
@@ -53,6 +60,7 @@ export function SchedulesTab(props: { agent: string }) {
     <section aria-label="Schedules" class="schedules">
       <div class="toolbar">
         <button
+          ref={newButton}
           type="button"
           class="button button-primary"
           disabled={editing()?.kind === 'new'}
@@ -66,16 +74,11 @@ export function SchedulesTab(props: { agent: string }) {
       </div>
       <Switch>
         <Match when={editing()?.kind === 'new'}>
-          <ScheduleForm agent={props.agent} onSaved={saved} onCancel={() => setEditing(null)} />
+          <ScheduleForm agent={props.agent} onSaved={saved} onCancel={closeForm} />
         </Match>
         <Match when={editedSchedule()} keyed>
           {(schedule) => (
-            <ScheduleForm
-              agent={props.agent}
-              schedule={schedule}
-              onSaved={saved}
-              onCancel={() => setEditing(null)}
-            />
+            <ScheduleForm agent={props.agent} schedule={schedule} onSaved={saved} onCancel={closeForm} />
           )}
         </Match>
       </Switch>
@@ -130,7 +133,10 @@ export function SchedulesTab(props: { agent: string }) {
                     schedule={s}
                     onEdit={() => setEditing({ kind: 'edit', schedule: s })}
                     onChanged={replace}
-                    onDeleted={() => setItems(list.items.filter((x) => x.id !== s.id))}
+                    onDeleted={() => {
+                      setItems(list.items.filter((x) => x.id !== s.id));
+                      refocus();
+                    }}
                     onRan={(accepted) => {
                       setError(null);
                       setStarted({ schedule: s.name, accepted });

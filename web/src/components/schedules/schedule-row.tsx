@@ -20,6 +20,8 @@ export function ScheduleRow(props: Props) {
   const { api } = useServices();
   const [busy, setBusy] = createSignal(false);
   const [confirming, setConfirming] = createSignal(false);
+  /** Set when "Keep" backs out of deleting, so focus returns to the Delete button it came from. */
+  let keepFocus = false;
   const s = () => props.schedule;
 
   const act = async (work: () => Promise<void>) => {
@@ -103,7 +105,12 @@ export function ScheduleRow(props: Props) {
               >
                 Executions
               </A>
-              <button type="button" class="button button-small" onClick={() => setConfirming(true)}>
+              <button
+                ref={(el) => keepFocus && queueMicrotask(() => el.focus())}
+                type="button"
+                class="button button-small"
+                onClick={() => setConfirming(true)}
+              >
                 Delete
               </button>
             </span>
@@ -120,7 +127,14 @@ export function ScheduleRow(props: Props) {
             >
               Yes, delete
             </button>
-            <button type="button" class="button button-small" onClick={() => setConfirming(false)}>
+            <button
+              type="button"
+              class="button button-small"
+              onClick={() => {
+                keepFocus = true;
+                setConfirming(false);
+              }}
+            >
               Keep
             </button>
           </span>
