@@ -6,6 +6,7 @@ import type { Execution, ExecutionSummary } from '../lib/schemas/executions';
 import { canAdministerAgent, requireVisibleExecution } from './access';
 import type { CoreDeps } from './deps';
 import { type Identity, isAdmin } from './identity';
+import { finishedKey } from './ports';
 import { mayResume } from './resume-gate';
 
 export function toSummary(e: ExecutionRecord): ExecutionSummary {
@@ -30,8 +31,10 @@ export function toSummary(e: ExecutionRecord): ExecutionSummary {
 export async function executionView(deps: CoreDeps, who: Identity, e: ExecutionRecord): Promise<Execution> {
   const [canContinue, continuations] = await Promise.all([
     e.claude_session_id && isTerminal(e.status)
-      ? mayResume(deps.stores.executions, who, e.agent, e.claude_session_id)
-      : Promise.resolve(false),
+      ? // The execution is indexed under its own session, so its owner passes the gate by definition.
+        e.owner_user_id === who.user_id ||
+        mayResume(deps.stores.executions, who, e.agent, e.claude_session_id)
+      : false,
     deps.stores.executions.listContinuations(e.tenant, e.id),
   ]);
   return {
@@ -101,5 +104,6 @@ export async function cancelExecution(deps: CoreDeps, who: Identity, id: string)
   const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
   if (endpoint) await deps.agentClient.cancel(endpoint, e.id);
   deps.signal.notify(e.id);
+  deps.signal.notify(finishedKey(e.id));
   return { ...e, status: 'cancelled' };
 }

@@ -1,12 +1,24 @@
+import type { ExecutionRecord } from '../data/stores/execution-record';
+
 /** Hands an execution to the runner without waiting for it (in-process locally, async Lambda in AWS). */
+export interface DispatchJob {
+  readonly tenant: string;
+  readonly execution_id: string;
+  /** The record just written, so an in-process runner need not read it back; never sent remotely. */
+  readonly execution?: ExecutionRecord;
+}
+
 export interface Dispatcher {
-  dispatch(job: { tenant: string; execution_id: string }): Promise<void>;
+  dispatch(job: DispatchJob): Promise<void>;
 }
 
 /**
  * Wakes event readers when new events are stored. Locally an in-process emitter makes streaming
  * instant; in AWS readers fall back to polling the table, so `wait` may simply sleep.
  */
+/** The signal key for "this execution reached a terminal status" (events use the bare id). */
+export const finishedKey = (executionId: string): string => `${executionId}#finished`;
+
 export interface EventSignal {
   notify(executionId: string): void;
   wait(executionId: string, timeoutMs: number, abort?: AbortSignal): Promise<void>;

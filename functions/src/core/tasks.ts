@@ -128,7 +128,7 @@ export async function submitTask(
     await stores.executions.createExecution(execution);
     if (chat) await stores.chats.addTurn(chat, id, now);
     else if (chatId) await startChat(deps, who, execution, chatId, now);
-    await deps.dispatcher.dispatch({ tenant: who.tenant, execution_id: id });
+    await deps.dispatcher.dispatch({ tenant: who.tenant, execution_id: id, execution });
   } catch (e) {
     if (leased) await stores.leases.releaseLease(who.tenant, agent.name, leased, id);
     throw e;

@@ -1,8 +1,12 @@
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { isTerminal } from '../data/stores/execution-record';
 import type { CoreDeps } from './deps';
+import { finishedKey } from './ports';
 
-/** Re-reads the execution whenever its events move, until it ends or the time is up. */
+/**
+ * Re-reads the execution when the runner says it finished (or every second as a fallback, e.g. a
+ * cancel from another process), until it ends or the time is up. Event traffic does not wake it.
+ */
 export async function waitForTerminal(
   deps: CoreDeps,
   e: ExecutionRecord,
@@ -11,7 +15,7 @@ export async function waitForTerminal(
   const deadline = deps.clock.now() + timeoutMs;
   let current = e;
   while (!isTerminal(current.status) && deps.clock.now() < deadline) {
-    await deps.signal.wait(e.id, Math.min(1000, deadline - deps.clock.now()));
+    await deps.signal.wait(finishedKey(e.id), Math.min(1000, deadline - deps.clock.now()));
     current = (await deps.stores.executions.getExecution(e.tenant, e.id)) ?? current;
   }
   return current;

@@ -1,11 +1,9 @@
 import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
-import type { Dispatcher } from '../core/ports';
+import type { Dispatcher, DispatchJob } from '../core/ports';
 import type { Logger } from '../lib/log';
 
-type Job = { tenant: string; execution_id: string };
-
 /** Local stand-in for an async Lambda invoke: runs in this process, never awaited by the request. */
-export function inProcessDispatcher(run: (job: Job) => Promise<void>, logger: Logger) {
+export function inProcessDispatcher(run: (job: DispatchJob) => Promise<void>, logger: Logger) {
   const running = new Set<Promise<void>>();
   const dispatcher: Dispatcher & { drain(): Promise<void> } = {
     async dispatch(job) {
@@ -32,7 +30,9 @@ export function lambdaDispatcher(lambda: LambdaClient, functionName: string): Di
         new InvokeCommand({
           FunctionName: functionName,
           InvocationType: 'Event',
-          Payload: new TextEncoder().encode(JSON.stringify(job)),
+          Payload: new TextEncoder().encode(
+            JSON.stringify({ tenant: job.tenant, execution_id: job.execution_id }),
+          ),
         }),
       );
     },

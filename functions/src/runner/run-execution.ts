@@ -1,4 +1,5 @@
 import type { CoreDeps } from '../core/deps';
+import { type DispatchJob, finishedKey } from '../core/ports';
 import { LEASE_TTL_MS } from '../core/tasks';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { isTerminal } from '../data/stores/execution-record';
@@ -20,13 +21,12 @@ const TRANSPORT_GRACE_MS = 60_000;
  * writes the outcome with a conditional update (cancel wins races), advances the chat and frees
  * the session lease — whatever happens to the agent on the way.
  */
-export async function runExecution(
-  deps: RunnerDeps,
-  job: { tenant: string; execution_id: string },
-): Promise<void> {
+export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<void> {
   const { stores, clock } = deps;
   const log = deps.logger.child({ tenant: job.tenant, execution_id: job.execution_id });
-  const e = await stores.executions.getExecution(job.tenant, job.execution_id);
+  const e = job.execution
+    ? { ...job.execution }
+    : await stores.executions.getExecution(job.tenant, job.execution_id);
   if (!e) return log.warn('runner: execution not found');
   const writer = new EventWriter(stores.events, deps.signal, e.tenant, e.id, log, () => clock.now());
   try {
@@ -39,6 +39,8 @@ export async function runExecution(
       : failureResult(e, 'agent_not_running', `Agent ${e.agent} is not running`, clock.now());
     const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
     const finished = await stores.executions.finishExecution(e, outcome);
+    // Waiters (`?wait=`) only need the stored status: wake them before the bookkeeping below.
+    deps.signal.notify(finishedKey(e.id));
     // Followers end on the result event, so it must tell the stored truth: when a cancel won the
     // race, say so rather than what the agent reported.
     const stored = finished ? null : await stores.executions.getExecution(e.tenant, e.id);
@@ -57,6 +59,7 @@ export async function runExecution(
     await writer.flush();
     if (e.lease_session_id) await stores.leases.releaseLease(e.tenant, e.agent, e.lease_session_id, e.id);
     deps.signal.notify(e.id);
+    deps.signal.notify(finishedKey(e.id));
   }
 }
 
