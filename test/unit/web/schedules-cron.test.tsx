@@ -1,3 +1,4 @@
+import { validateCron } from '@reprise/functions/core/schedule-cron';
 import { fireEvent, screen, within } from '@solidjs/testing-library';
 import { describe, expect, it } from 'vitest';
 import { describeCron } from '~/components/schedules/cron-describe';
@@ -57,6 +58,35 @@ describe('checkCron', () => {
   });
 });
 
+describe('the form and the server agree on the dialect', () => {
+  it.each([
+    '* * * * *',
+    '0 9 * * 1-5',
+    '*/5 8-18/2 * JAN-MAR,DEC sun',
+    '0 0 1,15 * *',
+    '0 9 * * 7',
+    '59 23 31 12 *',
+    '0 9 * *',
+    '0 9 * * * *',
+    '60 * * * *',
+    '0 9 1 * 1',
+    '5/10 * * * *',
+    '10-5 * * * *',
+    '0 9 * * MON-',
+    '@daily',
+    '0 9 ? * *',
+    '0 9 L * *',
+  ])('"%s"', (cron) => {
+    let serverAccepts = true;
+    try {
+      validateCron(cron, 'UTC');
+    } catch {
+      serverAccepts = false;
+    }
+    expect(checkCron(cron).ok).toBe(serverAccepts);
+  });
+});
+
 describe('nextRuns', () => {
   it('computes runs in the schedule’s zone, not the browser’s', () => {
     const after = new Date('2026-12-01T10:00:00Z');
@@ -94,6 +124,10 @@ describe('the form’s live preview', () => {
     expect([...times].sort()).toEqual(times);
     // Tokyo is a whole number of hours from UTC, so its quarter hours are UTC's.
     expect(times.map((t) => new Date(t).getUTCMinutes() % 15)).toEqual([0, 0, 0]);
+
+    fireEvent.input(screen.getByLabelText(/^Cron/), { target: { value: '0 9 31 2 *' } });
+    expect(preview.textContent).toContain('This never matches a date');
+    expect(within(preview).queryAllByRole('listitem')).toHaveLength(0);
 
     fireEvent.input(screen.getByLabelText(/^Cron/), { target: { value: '*/15 9-17 * *' } });
     expect(within(preview).queryByTestId('cron-description')).toBeNull();

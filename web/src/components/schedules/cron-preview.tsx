@@ -18,7 +18,14 @@ export function CronPreview(props: { id: string; cron: string; timezone: string 
         <p class="cron-description" data-testid="cron-description">
           {description()}
         </p>
-        <Show when={runs().length > 0}>
+        <Show
+          when={runs().length > 0}
+          fallback={
+            <Show when={isKnownTimezone(props.timezone.trim())}>
+              <p class="form-error">This never matches a date (is the day in that month?).</p>
+            </Show>
+          }
+        >
           <p class="cron-runs-label muted">Next runs</p>
           <ol class="cron-runs" data-testid="cron-next-runs">
             <For each={runs()}>
