@@ -53,8 +53,11 @@ export class ApiStack extends Stack {
 
     const schedules = new ScheduleTargets(this, 'Schedules', { stage, scheduled: fns.scheduled.fn });
     for (const statement of schedules.managementStatements(this)) fns.api.role.addToPolicy(statement);
+    // Both API entries build the same app (functions/src/api/aws-app.ts), which reads these at
+    // cold start; only the api function may call Scheduler.
     for (const [name, value] of Object.entries(schedules.environment(fns.scheduled.fn))) {
       fns.api.fn.addEnvironment(name, value);
+      fns.events.fn.addEnvironment(name, value);
     }
 
     fns.scheduled.role.addToPolicy(tableItemAccess(table, 'read-write'));

@@ -1,0 +1,203 @@
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resourcesOfType, type SynthesizedReprise, synthReprise } from './synth-reprise';
+
+let reprise: SynthesizedReprise;
+let api: Template;
+
+beforeAll(() => {
+  reprise = synthReprise();
+  api = reprise.template(reprise.stacks.api);
+}, 120_000);
+
+type Fn = { FunctionName: string; Runtime: string; Architectures: string[]; Timeout: number; Role: unknown };
+type Props = Fn & {
+  Environment: { Variables: Record<string, unknown> };
+  LoggingConfig: { LogFormat: string };
+};
+
+const fn = (name: string): [string, Props] => {
+  const found = resourcesOfType(api, 'AWS::Lambda::Function').find(
+    ([, p]) => p.FunctionName === `reprise-test-${name}`,
+  );
+  if (!found) throw new Error(`no function ${name}`);
+  return found as [string, Props];
+};
+
+/** All actions the function's role may perform, from its inline (default) policy. */
+const actionsOf = (name: string): string[] => {
+  const roleId = (fn(name)[1].Role as { 'Fn::GetAtt': [string] })['Fn::GetAtt'][0];
+  const policies = resourcesOfType(api, 'AWS::IAM::Policy').filter(([, p]) =>
+    (p.Roles as { Ref: string }[]).some((r) => r.Ref === roleId),
+  );
+  return policies.flatMap(([, p]) =>
+    (p.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement.flatMap((s) => s.Action),
+  );
+};
+
+describe('api stack', () => {
+  it('passes the AWS Solutions checks with every finding acknowledged', () => {
+    expect(reprise.nagFailure).toBeUndefined();
+  });
+
+  it.each([
+    ['api', 29],
+    ['events', 900],
+    ['runner', 900],
+    ['scheduled', 60],
+    ['sweeper', 300],
+  ])('runs %s on Node 22, arm64, JSON logs, timeout %i s', (name, timeout) => {
+    const [, props] = fn(name);
+    expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: timeout });
+    expect(props.LoggingConfig.LogFormat).toBe('JSON');
+    expect(props.Environment.Variables).toMatchObject({ STAGE: 'test', TABLE_NAME: expect.anything() });
+  });
+
+  it('gives the api the JWT, runner and fleet settings', () => {
+    const vars = fn('api')[1].Environment.Variables;
+    for (const name of [
+      'JWKS_URL',
+      'JWT_ISSUER',
+      'JWT_AUDIENCE',
+      'RUNNER_FUNCTION_NAME',
+      'AGENT_CLUSTER_ARN',
+      'AGENT_SUBNET_IDS',
+      'AGENT_SECURITY_GROUP_ID',
+      'EFS_FILE_SYSTEM_ID',
+      'ARCHIVE_BUCKET',
+      'AGENT_IMAGE_URI',
+      'AGENT_EXECUTION_ROLE_ARN',
+      'AGENT_ROLE_BOUNDARY_ARN',
+      'AGENT_ROLE_PATH',
+      'AGENT_LOG_GROUP',
+      'SCHEDULE_GROUP',
+      'SCHEDULER_ROLE_ARN',
+      'SCHEDULED_FUNCTION_ARN',
+    ]) {
+      expect(vars, name).toHaveProperty(name);
+    }
+    expect(JSON.stringify(vars.JWT_ISSUER)).toContain('https://cognito-idp.');
+    expect(fn('runner')[1].Environment.Variables).toHaveProperty('AGENT_CLUSTER_ARN');
+    // Every handler builds the shared composition root, which reads the fleet settings.
+    for (const name of ['events', 'runner', 'scheduled', 'sweeper']) {
+      expect(fn(name)[1].Environment.Variables, name).toHaveProperty('AGENT_CLUSTER_ARN');
+    }
+    expect(fn('sweeper')[1].Environment.Variables).not.toHaveProperty('RUNNER_FUNCTION_NAME');
+    // The streaming entry builds the same app as the api, so it needs the same settings.
+    expect(Object.keys(fn('events')[1].Environment.Variables)).toEqual(
+      expect.arrayContaining([
+        'JWKS_URL',
+        'JWT_ISSUER',
+        'JWT_AUDIENCE',
+        'SCHEDULE_GROUP',
+        'SCHEDULER_ROLE_ARN',
+      ]),
+    );
+    expect(actionsOf('events').some((a) => a.startsWith('scheduler:'))).toBe(false);
+  });
+
+  it('lets each function call only what it needs', () => {
+    const api_ = actionsOf('api');
+    expect(api_).toEqual(
+      expect.arrayContaining(['dynamodb:PutItem', 'lambda:InvokeFunction', 'ecs:RunTask', 'iam:CreateRole']),
+    );
+    for (const name of ['api', 'events', 'runner', 'scheduled', 'sweeper']) {
+      expect(actionsOf(name), name).not.toContain('dynamodb:Scan');
+    }
+
+    const runner = actionsOf('runner');
+    expect(runner).toEqual(
+      expect.arrayContaining(['dynamodb:UpdateItem', 'secretsmanager:GetSecretValue', 'ecs:DescribeTasks']),
+    );
+    for (const forbidden of [
+      'ecs:RunTask',
+      'iam:CreateRole',
+      'lambda:InvokeFunction',
+      'secretsmanager:CreateSecret',
+    ]) {
+      expect(runner).not.toContain(forbidden);
+    }
+
+    expect(api_).toEqual(expect.arrayContaining(['scheduler:CreateSchedule', 'iam:PassRole']));
+    expect(actionsOf('scheduled')).toContain('lambda:InvokeFunction');
+    expect(actionsOf('scheduled')).toEqual(
+      expect.arrayContaining(['ecs:ListTasks', 'secretsmanager:GetSecretValue']),
+    );
+    expect(actionsOf('scheduled')).not.toContain('ecs:RunTask');
+    expect(actionsOf('events').filter((a) => a.startsWith('dynamodb:'))).not.toContain('dynamodb:PutItem');
+    // The sweeper constructs the fleet but never calls it: table and logs only.
+    expect(actionsOf('sweeper').every((a) => a.startsWith('dynamodb:') || a.startsWith('logs:'))).toBe(true);
+  });
+
+  it('scopes table access to tenant partitions and named indexes', () => {
+    api.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Sid: 'ReadWriteTenantItems',
+            Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['T#*', 'TENANTS'] } },
+            Resource: Match.arrayWith([{ 'Fn::Join': ['', [Match.anyValue(), '/index/gsi3']] }]),
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('creates agent roles only under the permissions boundary', () => {
+    api.hasResourceProperties('AWS::IAM::Policy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: ['iam:CreateRole', 'iam:PutRolePolicy'],
+            Condition: { StringEquals: { 'iam:PermissionsBoundary': Match.anyValue() } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('streams the SSE route from the events function for up to 15 minutes', () => {
+    const [[, method]] = resourcesOfType(api, 'AWS::ApiGateway::Method').filter(
+      ([id, p]) => p.HttpMethod === 'GET' && id.includes('events'),
+    ) as [[string, { Integration: Record<string, unknown> }]];
+    expect(method.Integration).toMatchObject({
+      Type: 'AWS_PROXY',
+      ResponseTransferMode: 'STREAM',
+      TimeoutInMillis: 900_000,
+    });
+    const uri = JSON.stringify(method.Integration.Uri);
+    expect(uri).toContain('/response-streaming-invocations');
+    expect(uri).toContain(fn('events')[0]);
+  });
+
+  it('routes the rest of /api to the api function on a regional endpoint', () => {
+    api.hasResourceProperties('AWS::ApiGateway::RestApi', { EndpointConfiguration: { Types: ['REGIONAL'] } });
+    const proxies = resourcesOfType(api, 'AWS::ApiGateway::Resource').filter(
+      ([, p]) => p.PathPart === '{proxy+}',
+    );
+    expect(proxies).toHaveLength(2);
+    const anyMethods = resourcesOfType(api, 'AWS::ApiGateway::Method').filter(
+      ([, p]) => p.HttpMethod === 'ANY',
+    );
+    for (const [, method] of anyMethods) {
+      expect(JSON.stringify(method.Integration)).toContain(fn('api')[0]);
+    }
+  });
+
+  it('sweeps every five minutes and never retries a runner invocation', () => {
+    api.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(5 minutes)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fn('sweeper')[0], 'Arn'] } })],
+    });
+    api.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: fn('runner')[0] },
+      MaximumRetryAttempts: 0,
+    });
+  });
+
+  it('places the runner and api in the VPC and keeps the others out', () => {
+    expect(fn('runner')[1]).toHaveProperty('VpcConfig');
+    expect(fn('api')[1]).toHaveProperty('VpcConfig');
+    expect(fn('sweeper')[1]).not.toHaveProperty('VpcConfig');
+  });
+});
