@@ -19,8 +19,12 @@ export const buildClaudeArgs = (spec: RunSpec): string[] => {
   }
   // `--flag=value`: a caller's value that starts with `-` can never be read as another flag.
   if (spec.model) args.push(`--model=${spec.model}`);
-  if (spec.allowedTools && spec.allowedTools.length > 0)
-    args.push(`--allowedTools=${spec.allowedTools.join(',')}`);
+  if (spec.allowedTools && spec.allowedTools.length > 0) {
+    // With --dangerously-skip-permissions, --allowedTools alone restricts nothing: --tools is what
+    // removes the other built-in tools. Rules like `Bash(git *)` name their tool before the `(`.
+    const tools = [...new Set(spec.allowedTools.map((rule) => rule.replace(/\(.*$/, '').trim()))];
+    args.push(`--tools=${tools.join(',')}`, `--allowedTools=${spec.allowedTools.join(',')}`);
+  }
   if (spec.systemPrompt) args.push(`--append-system-prompt=${spec.systemPrompt}`);
   if (spec.maxTurns !== undefined) args.push(`--max-turns=${spec.maxTurns}`);
   return args;

@@ -41,6 +41,13 @@ describe('agent server guards', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'invalid_session_id' } });
   });
 
+  it('refuses a tool that allowed_tools leaves out', async () => {
+    const turn = await runTurn(server, task('run: echo leaked', { allowed_tools: ['Read'] }));
+    expect(turn.result.tool_calls).toHaveLength(1);
+    expect(turn.result.tool_calls[0]).toMatchObject({ name: 'Bash', is_error: true });
+    expect(turn.result.tool_calls[0]?.output_preview).not.toContain('leaked');
+  });
+
   it('answers 400 validation_error for an empty message', async () => {
     const response = await post(server, '/api/task', task(''));
     expect(response.status).toBe(400);

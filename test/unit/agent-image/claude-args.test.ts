@@ -27,14 +27,15 @@ describe('claude command line', () => {
     const args = buildClaudeArgs({
       ...base,
       model: 'm1',
-      allowedTools: ['Bash', 'Read'],
+      allowedTools: ['Bash(git *)', 'Read'],
       systemPrompt: '--version first',
       maxTurns: 3,
     });
     expect(args).toEqual(
       expect.arrayContaining([
         '--model=m1',
-        '--allowedTools=Bash,Read',
+        '--tools=Bash,Read',
+        '--allowedTools=Bash(git *),Read',
         '--append-system-prompt=--version first',
         '--max-turns=3',
       ]),
