@@ -1,9 +1,17 @@
-import type { Schedule, ScheduleInput } from '@reprise/functions/schemas';
+import type { Schedule } from '@reprise/functions/schemas';
 import { createMemo, createSignal, createUniqueId, For, type JSX, onMount, Show } from 'solid-js';
 import { useServices } from '~/services';
 import { CronPreview } from './cron-preview';
-import { clientErrors, type FieldErrors, type FormField, type FormValues, serverErrors } from './form-errors';
-import { browserTimezone, COMMON_TIMEZONES } from './timezones';
+import {
+  clientErrors,
+  type FieldErrors,
+  type FormField,
+  type FormValues,
+  initialValues,
+  serverErrors,
+  toScheduleInput,
+} from './form-model';
+import { COMMON_TIMEZONES } from './timezones';
 
 type Props = {
   agent: string;
@@ -16,17 +24,10 @@ type Props = {
 export function ScheduleForm(props: Props) {
   const { api } = useServices();
   const uid = createUniqueId();
-  const id = (field: string) => `schedule-${uid}-${field}`;
+  const id = (part: string) => `schedule-${uid}-${part}`;
   // The form edits a copy: later changes to the row do not reach into a half-typed form.
   const initial = props.schedule;
-  const [values, setValues] = createSignal<FormValues>({
-    name: initial?.name ?? '',
-    cron: initial?.cron ?? '0 9 * * 1-5',
-    timezone: initial?.timezone ?? browserTimezone(),
-    message: initial?.message ?? '',
-    timeout: initial ? String(initial.timeout_seconds) : '',
-  });
-  const [enabled, setEnabled] = createSignal(initial?.enabled ?? true);
+  const [values, setValues] = createSignal<FormValues>(initialValues(initial));
   const [submitted, setSubmitted] = createSignal(false);
   const [fromServer, setFromServer] = createSignal<FieldErrors>({});
   const [formError, setFormError] = createSignal<string | null>(null);
@@ -37,17 +38,43 @@ export function ScheduleForm(props: Props) {
   let nameInput!: HTMLInputElement;
   onMount(() => nameInput.focus());
 
-  // Editing a field retires the server's verdict on it; the server judges again on save.
-  const edit = (field: keyof FormValues & FormField) => (e: { currentTarget: { value: string } }) => {
-    const value = e.currentTarget.value;
-    setValues((v) => ({ ...v, [field]: value }));
-    setFromServer(({ [field]: _, ...rest }) => rest);
-  };
-  const editTimeout = (e: { currentTarget: { value: string } }) => {
-    const value = e.currentTarget.value;
-    setValues((v) => ({ ...v, timeout: value }));
-    setFromServer(({ timeout_seconds: _, ...rest }) => rest);
-  };
+  /** What every text control shares: its value, and an error it is described by and flagged with. */
+  const bind = (field: FormField, ...describedBy: string[]) => ({
+    id: id(field),
+    get value() {
+      return values()[field];
+    },
+    // Editing a field retires the server's verdict on it; the server judges again on save.
+    onInput: (e: { currentTarget: { value: string } }) => {
+      const value = e.currentTarget.value;
+      setValues((v) => ({ ...v, [field]: value }));
+      setFromServer(({ [field]: _, ...rest }) => rest);
+    },
+    get 'aria-invalid'() {
+      return !!errorOf(field);
+    },
+    get 'aria-describedby'() {
+      return [...describedBy, ...(errorOf(field) ? [id(`${field}-error`)] : [])].join(' ') || undefined;
+    },
+  });
+
+  const Field = (p: { name: FormField; label: string; hint?: string; children: JSX.Element }) => (
+    <div class="form-field">
+      <label for={id(p.name)}>{p.label}</label>
+      {p.children}
+      <Show when={p.hint}>
+        <span class="form-hint muted" id={id(`${p.name}-hint`)}>
+          {p.hint}
+        </span>
+      </Show>
+      <Show when={errorOf(p.name)}>
+        <span class="form-error" id={id(`${p.name}-error`)} data-testid={`schedule-error-${p.name}`}>
+          {errorOf(p.name)}
+        </span>
+      </Show>
+    </div>
+  );
+
   const focusFirstError = () =>
     queueMicrotask(() => form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
@@ -56,21 +83,12 @@ export function ScheduleForm(props: Props) {
     setSubmitted(true);
     setFormError(null);
     if (Object.keys(local()).length > 0) return focusFirstError();
-    const v = values();
-    const body: ScheduleInput = {
-      name: v.name.trim(),
-      cron: v.cron.trim().split(/\s+/).join(' '),
-      timezone: v.timezone.trim(),
-      message: v.message,
-      enabled: enabled(),
-      ...(v.timeout.trim() ? { timeout_seconds: Number(v.timeout) } : {}),
-    };
+    const body = toScheduleInput(values());
     setSaving(true);
     try {
-      const saved = initial
-        ? await api.updateSchedule(initial.id, body)
-        : await api.createSchedule(props.agent, body);
-      props.onSaved(saved);
+      props.onSaved(
+        initial ? await api.updateSchedule(initial.id, body) : await api.createSchedule(props.agent, body),
+      );
     } catch (err) {
       const { fields, form: message } = serverErrors(err);
       setFromServer(fields);
@@ -80,25 +98,6 @@ export function ScheduleForm(props: Props) {
       setSaving(false);
     }
   }
-
-  const field = (name: FormField, label: string, control: JSX.Element, hint?: string) => (
-    <div class="form-field">
-      <label for={id(name)}>{label}</label>
-      {control}
-      <Show when={hint}>
-        <span class="form-hint muted" id={id(`${name}-hint`)}>
-          {hint}
-        </span>
-      </Show>
-      <Show when={errorOf(name)}>
-        <span class="form-error" id={id(`${name}-error`)} data-testid={`schedule-error-${name}`}>
-          {errorOf(name)}
-        </span>
-      </Show>
-    </div>
-  );
-  const described = (name: FormField, ...extra: string[]) =>
-    [...extra, ...(errorOf(name) ? [id(`${name}-error`)] : [])].join(' ') || undefined;
 
   return (
     <form
@@ -116,85 +115,45 @@ export function ScheduleForm(props: Props) {
         </p>
       </Show>
       <div class="form-grid">
-        {field(
-          'name',
-          'Name',
+        <Field name="name" label="Name">
+          <input ref={nameInput} {...bind('name')} maxLength={100} required />
+        </Field>
+        <Field
+          name="cron"
+          label="Cron (minute hour day-of-month month day-of-week)"
+          hint="Five fields, e.g. 0 9 * * 1-5. Names (MON, JAN), lists, ranges and */n steps work."
+        >
           <input
-            ref={nameInput}
-            id={id('name')}
-            value={values().name}
-            onInput={edit('name')}
-            aria-invalid={!!errorOf('name')}
-            aria-describedby={described('name')}
-            maxLength={100}
-            required
-          />,
-        )}
-        {field(
-          'cron',
-          'Cron (minute hour day-of-month month day-of-week)',
-          <input
-            id={id('cron')}
+            {...bind('cron', id('cron-hint'), id('preview'))}
             class="mono"
-            value={values().cron}
-            onInput={edit('cron')}
-            aria-invalid={!!errorOf('cron')}
-            aria-describedby={described('cron', id('cron-hint'), id('preview'))}
             spellcheck={false}
             autocomplete="off"
             required
-          />,
-          'Five fields, e.g. 0 9 * * 1-5. Names (MON, JAN), lists, ranges and */n steps work.',
-        )}
-        {field(
-          'timezone',
-          'Time zone',
-          <>
-            <input
-              id={id('timezone')}
-              list={id('zones')}
-              value={values().timezone}
-              onInput={edit('timezone')}
-              aria-invalid={!!errorOf('timezone')}
-              aria-describedby={described('timezone')}
-              autocomplete="off"
-              required
-            />
-            <datalist id={id('zones')}>
-              <For each={COMMON_TIMEZONES}>{(zone) => <option value={zone} />}</For>
-            </datalist>
-          </>,
-        )}
-        {field(
-          'timeout_seconds',
-          'Timeout (seconds, optional)',
-          <input
-            id={id('timeout_seconds')}
-            inputMode="numeric"
-            placeholder="600"
-            value={values().timeout}
-            onInput={editTimeout}
-            aria-invalid={!!errorOf('timeout_seconds')}
-            aria-describedby={described('timeout_seconds')}
-          />,
-        )}
+          />
+        </Field>
+        <Field name="timezone" label="Time zone">
+          <input {...bind('timezone')} list={id('zones')} autocomplete="off" required />
+          <datalist id={id('zones')}>
+            <For each={COMMON_TIMEZONES}>{(zone) => <option value={zone} />}</For>
+          </datalist>
+        </Field>
+        <Field name="timeout_seconds" label="Timeout (seconds, optional)">
+          <input {...bind('timeout_seconds')} inputMode="numeric" placeholder="600" />
+        </Field>
       </div>
       <CronPreview id={id('preview')} cron={values().cron} timezone={values().timezone} />
-      {field(
-        'message',
-        'Message',
-        <textarea
-          id={id('message')}
-          rows={4}
-          value={values().message}
-          onInput={edit('message')}
-          aria-invalid={!!errorOf('message')}
-          aria-describedby={described('message')}
-          required
-        />,
-      )}
+      <Field name="message" label="Message">
+        <textarea {...bind('message')} rows={4} required />
+      </Field>
       <label class="form-check">
-        <input type="checkbox" checked={enabled()} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+        <input
+          type="checkbox"
+          checked={values().enabled}
+          onChange={(e) => {
+            const enabled = e.currentTarget.checked;
+            setValues((v) => ({ ...v, enabled }));
+          }}
+        />
         Enabled
       </label>
       <div class="form-actions">

@@ -1,18 +1,39 @@
+import type { Schedule, ScheduleInput } from '@reprise/functions/schemas';
 import { errorMessage } from '~/api/api-error';
 import { FieldValidationError } from '~/api/client';
 import { checkCron, isKnownTimezone } from './cron-fields';
+import { browserTimezone } from './timezones';
 
 export const FORM_FIELDS = ['name', 'cron', 'timezone', 'message', 'timeout_seconds'] as const;
 export type FormField = (typeof FORM_FIELDS)[number];
 export type FieldErrors = Partial<Record<FormField, string>>;
 
-export type FormValues = {
-  name: string;
-  cron: string;
-  timezone: string;
-  message: string;
-  timeout: string;
-};
+/** What the inputs hold, as typed. */
+export type FormValues = Record<FormField, string> & { enabled: boolean };
+
+export function initialValues(s: Schedule | undefined): FormValues {
+  return {
+    name: s?.name ?? '',
+    cron: s?.cron ?? '0 9 * * 1-5',
+    timezone: s?.timezone ?? browserTimezone(),
+    message: s?.message ?? '',
+    timeout_seconds: s ? String(s.timeout_seconds) : '',
+    enabled: s?.enabled ?? true,
+  };
+}
+
+/** The request body; an empty timeout leaves it to the server's default. */
+export function toScheduleInput(v: FormValues): ScheduleInput {
+  const timeout = v.timeout_seconds.trim();
+  return {
+    name: v.name.trim(),
+    cron: v.cron.trim().split(/\s+/).join(' '),
+    timezone: v.timezone.trim(),
+    message: v.message,
+    enabled: v.enabled,
+    ...(timeout ? { timeout_seconds: Number(timeout) } : {}),
+  };
+}
 
 /**
  * What the browser can tell before asking the server. Cron and zone are checked as they are typed;
@@ -26,7 +47,7 @@ export function clientErrors(v: FormValues, submitted: boolean): FieldErrors {
   if (zone && !isKnownTimezone(zone)) {
     errors.timezone = `"${zone}" is not a known IANA time zone (for example Europe/Berlin).`;
   }
-  const timeout = v.timeout.trim();
+  const timeout = v.timeout_seconds.trim();
   if (timeout && !/^\d+$/.test(timeout)) errors.timeout_seconds = 'Whole seconds, 10 to 840.';
   else if (timeout && (Number(timeout) < 10 || Number(timeout) > 840)) {
     errors.timeout_seconds = 'Between 10 and 840 seconds (leave empty for the default).';
