@@ -2,6 +2,7 @@ import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator, formatApiKey, hashSecret } from '@reprise/functions/api/auth';
 import { ApiKeyStore } from '@reprise/functions/data/stores/api-keys';
 import { ulid } from '@reprise/functions/lib/ids';
+import { createLocalCron } from '@reprise/functions/scheduling/local-cron';
 import { silentLogger } from '@reprise/functions/lib/log';
 import { createRemoteJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ beforeAll(async () => {
     new ApiKeyStore(db),
   );
   const platform = createLocalPlatform({ db, dataDir: idp.keyDir, modelUrl: null, logger: silentLogger });
-  app = createApp({ version: 'test', auth, core: platform.core });
+  app = createApp({ version: 'test', auth, core: platform.core, scheduler: createLocalCron(platform.core) });
 });
 afterAll(async () => {
   await Promise.all([idp.close(), db.drop()]);

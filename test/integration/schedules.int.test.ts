@@ -1,6 +1,5 @@
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
-import { scheduleRoutes } from '@reprise/functions/api/routes/schedules';
 import type { SchedulingDeps } from '@reprise/functions/core/schedule-deps';
 import { fireSchedule } from '@reprise/functions/core/schedule-fire';
 import { waitForTerminal } from '@reprise/functions/core/wait';
@@ -34,7 +33,7 @@ beforeAll(async () => {
     createRemoteJWKSet(new URL(jwks)),
     deps.stores.apiKeys,
   );
-  const app = createApp({ version: 'test', auth, core: deps, extraRoutes: [scheduleRoutes(deps, cron)] });
+  const app = createApp({ version: 'test', auth, core: deps, scheduler: cron });
   for (const user of ['alice@acme.test', 'bob@acme.test', 'dana@acme.test', 'carol@globex.test']) {
     const token = await devToken(stack.url, user);
     as[user.split('@')[0] as string] = async (method, path, body) => {
@@ -246,6 +245,20 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
       }),
     ).toEqual({ outcome: 'skipped', reason: 'disabled' });
     expect(await scheduledRuns(scheduleId)).toHaveLength(before);
+  });
+
+  it('removes the schedules and their triggers when the agent is deleted', async () => {
+    expect((await call('bob')('POST', '/api/agents', { name: 'short-lived' })).status).toBe(201);
+    const made = await call('bob')('POST', '/api/agents/short-lived/schedules', {
+      name: 'often',
+      cron: '* * * * *',
+      message: 'hello',
+    });
+    expect(made.status).toBe(201);
+    expect((await call('bob')('DELETE', '/api/agents/short-lived')).status).toBe(204);
+    expect((await call('bob')('GET', `/api/schedules/${made.body.id}`)).status).toBe(404);
+    const fired = await cron.tick(T0 + 30 * MINUTE);
+    expect(fired.map((f) => f.schedule_id)).not.toContain(made.body.id);
   });
 
   it('frees the slot for a retry when nothing was written, keeps it once the execution exists', async () => {

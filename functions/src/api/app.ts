@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { CoreDeps } from '../core/deps';
 import { AppError, NotFoundError } from '../lib/errors';
+import type { SchedulerPort } from '../scheduling/scheduler-port';
 import type { Authenticator } from './auth';
 import type { AppEnv } from './env';
 import { renderError } from './errors';
@@ -13,6 +14,7 @@ import { chatRoutes } from './routes/chats';
 import { executionRoutes } from './routes/executions';
 import { keyRoutes } from './routes/keys';
 import { meRoutes } from './routes/me';
+import { scheduleRoutes } from './routes/schedules';
 import { systemRoutes } from './routes/system';
 import { taskRoutes } from './routes/tasks';
 
@@ -20,8 +22,8 @@ export interface AppDeps {
   readonly version: string;
   readonly auth: Authenticator;
   readonly core: CoreDeps;
-  /** Extra authenticated route groups (schedules) mounted under /api. */
-  readonly extraRoutes?: ReadonlyArray<Hono<AppEnv>>;
+  /** EventBridge Scheduler in AWS, the in-process cron locally. */
+  readonly scheduler: SchedulerPort;
 }
 
 /** 100,000 characters of message can be 400 KB of UTF-8; the rest of the body is small. */
@@ -36,12 +38,12 @@ export function createApp(deps: AppDeps) {
   api.use('*', authenticate(deps.auth));
   for (const routes of [
     meRoutes(),
-    agentRoutes(deps.core),
+    agentRoutes(deps.core, deps.scheduler),
     taskRoutes(deps.core),
     executionRoutes(deps.core),
     chatRoutes(deps.core),
     keyRoutes(deps.core),
-    ...(deps.extraRoutes ?? []),
+    scheduleRoutes(deps.core, deps.scheduler),
   ]) {
     api.route('/', routes);
   }

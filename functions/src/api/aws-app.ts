@@ -5,7 +5,6 @@ import { readCoreConfig } from '../lib/env';
 import { AwsScheduler, readAwsSchedulerConfig } from '../scheduling/aws-scheduler';
 import { createApp } from './app';
 import { createAuthenticator } from './auth';
-import { scheduleRoutes } from './routes/schedules';
 
 /** The API as both Lambda entries serve it (buffered and streaming), built once per container. */
 export function createAwsApp(service: string, source: Record<string, string | undefined> = process.env) {
@@ -20,5 +19,5 @@ export function createAwsApp(service: string, source: Record<string, string | un
     new SchedulerClient({ region: config.region }),
     readAwsSchedulerConfig(source),
   );
-  return createApp({ version: config.version, auth, core, extraRoutes: [scheduleRoutes(core, scheduler)] });
+  return createApp({ version: config.version, auth, core, scheduler });
 }

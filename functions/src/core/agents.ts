@@ -1,5 +1,6 @@
 import type { AgentRecord } from '../data/stores/agents';
 import type { Agent, CreateAgentRequest } from '../lib/schemas/agents';
+import type { SchedulerPort } from '../scheduling/scheduler-port';
 import { canSeeAgent, requireAgentAdministrator, requireVisibleAgent } from './access';
 import type { CoreDeps } from './deps';
 import type { Identity } from './identity';
@@ -35,9 +36,14 @@ export async function createAgent(deps: CoreDeps, who: Identity, body: CreateAge
   return agentView(deps, record);
 }
 
-export async function deleteAgent(deps: CoreDeps, who: Identity, name: string): Promise<void> {
+/** Schedules go first: a trigger left behind would keep firing at an agent that is gone. */
+export async function deleteAgent(deps: CoreDeps, scheduler: SchedulerPort, who: Identity, name: string) {
   const agent = await requireVisibleAgent(deps.stores, who, name);
   requireAgentAdministrator(who, agent);
+  for (const schedule of await deps.stores.schedules.listSchedulesByAgent(who.tenant, name)) {
+    await scheduler.remove(schedule);
+    await deps.stores.schedules.deleteSchedule(who.tenant, schedule.id);
+  }
   await deps.fleet.destroy({ tenant: who.tenant, agent: name });
   await deps.stores.agents.deleteAgent(who.tenant, name);
 }

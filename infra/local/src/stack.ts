@@ -5,7 +5,6 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve } from '@hono/node-server';
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
-import { scheduleRoutes } from '@reprise/functions/api/routes/schedules';
 import { createDb, type Db } from '@reprise/functions/data/client';
 import { createLogger, type Logger } from '@reprise/functions/lib/log';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
@@ -124,7 +123,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       version: '0.1.0',
       auth,
       core: platform.core,
-      extraRoutes: [scheduleRoutes(platform.core, scheduler)],
+      scheduler,
     });
     app.route('/auth/dev', idp.routes());
     app.route('/', staticSite(options.webDist));

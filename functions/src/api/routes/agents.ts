@@ -15,12 +15,13 @@ import { toSummary } from '../../core/executions';
 import { CreateAgentRequest, SharingRequest } from '../../lib/schemas/agents';
 import { AgentName } from '../../lib/schemas/common';
 import { ExecutionListQuery } from '../../lib/schemas/executions';
+import type { SchedulerPort } from '../../scheduling/scheduler-port';
 import type { AppEnv } from '../env';
 import { validate } from '../validate';
 
 const NameParam = z.object({ name: AgentName });
 
-export function agentRoutes(deps: CoreDeps) {
+export function agentRoutes(deps: CoreDeps, scheduler: SchedulerPort) {
   return new Hono<AppEnv>()
     .get('/agents', async (c) => c.json({ items: await listAgents(deps, c.get('identity')) }))
     .post('/agents', validate('json', CreateAgentRequest), async (c) =>
@@ -31,7 +32,7 @@ export function agentRoutes(deps: CoreDeps) {
       return c.json(await agentView(deps, agent));
     })
     .delete('/agents/:name', validate('param', NameParam), async (c) => {
-      await deleteAgent(deps, c.get('identity'), c.req.valid('param').name);
+      await deleteAgent(deps, scheduler, c.get('identity'), c.req.valid('param').name);
       return c.body(null, 204);
     })
     .post('/agents/:name/start', validate('param', NameParam), async (c) =>
