@@ -53,13 +53,28 @@ describe('api stack', () => {
     expect(props.Environment.Variables).toMatchObject({ STAGE: 'test', TABLE_NAME: expect.anything() });
   });
 
-  it('gives the api the JWT, runner and fleet settings', () => {
+  it('gives the api the JWT, runner and fleet-function settings, and only the fleet the ECS ones', () => {
     const vars = fn('api')[1].Environment.Variables;
     for (const name of [
       'JWKS_URL',
       'JWT_ISSUER',
       'JWT_AUDIENCE',
       'RUNNER_FUNCTION_NAME',
+      'FLEET_FUNCTION_NAME',
+      'SCHEDULE_GROUP',
+      'SCHEDULER_ROLE_ARN',
+      'SCHEDULED_FUNCTION_ARN',
+    ]) {
+      expect(vars, name).toHaveProperty(name);
+    }
+    expect(JSON.stringify(vars.JWT_ISSUER)).toContain('https://cognito-idp.');
+    // Every handler builds the shared composition root, which reaches agents via the fleet function.
+    for (const name of ['events', 'runner', 'scheduled', 'sweeper']) {
+      expect(fn(name)[1].Environment.Variables, name).toHaveProperty('FLEET_FUNCTION_NAME');
+      expect(fn(name)[1].Environment.Variables, name).not.toHaveProperty('AGENT_CLUSTER_ARN');
+    }
+    const fleetVars = fn('fleet')[1].Environment.Variables;
+    for (const name of [
       'AGENT_CLUSTER_ARN',
       'AGENT_SUBNET_IDS',
       'AGENT_SECURITY_GROUP_ID',
@@ -70,17 +85,8 @@ describe('api stack', () => {
       'AGENT_ROLE_BOUNDARY_ARN',
       'AGENT_ROLE_PATH',
       'AGENT_LOG_GROUP',
-      'SCHEDULE_GROUP',
-      'SCHEDULER_ROLE_ARN',
-      'SCHEDULED_FUNCTION_ARN',
     ]) {
-      expect(vars, name).toHaveProperty(name);
-    }
-    expect(JSON.stringify(vars.JWT_ISSUER)).toContain('https://cognito-idp.');
-    expect(fn('runner')[1].Environment.Variables).toHaveProperty('AGENT_CLUSTER_ARN');
-    // Every handler builds the shared composition root, which reads the fleet settings.
-    for (const name of ['events', 'runner', 'scheduled', 'sweeper']) {
-      expect(fn(name)[1].Environment.Variables, name).toHaveProperty('AGENT_CLUSTER_ARN');
+      expect(fleetVars, name).toHaveProperty(name);
     }
     expect(fn('sweeper')[1].Environment.Variables).not.toHaveProperty('RUNNER_FUNCTION_NAME');
     // The streaming entry builds the same app as the api, so it needs the same settings.
@@ -96,36 +102,41 @@ describe('api stack', () => {
     expect(actionsOf('events').some((a) => a.startsWith('scheduler:'))).toBe(false);
   });
 
+  it('runs the fleet on Node 22, arm64, long enough to wait for a task to become healthy', () => {
+    expect(fn('fleet')[1]).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 300 });
+  });
+
   it('lets each function call only what it needs', () => {
-    const api_ = actionsOf('api');
-    expect(api_).toEqual(
-      expect.arrayContaining(['dynamodb:PutItem', 'lambda:InvokeFunction', 'ecs:RunTask', 'iam:CreateRole']),
-    );
-    for (const name of ['api', 'events', 'runner', 'scheduled', 'sweeper']) {
-      expect(actionsOf(name), name).not.toContain('dynamodb:Scan');
-    }
-
-    const runner = actionsOf('runner');
-    expect(runner).toEqual(
-      expect.arrayContaining(['dynamodb:UpdateItem', 'secretsmanager:GetSecretValue', 'ecs:DescribeTasks']),
-    );
-    for (const forbidden of [
+    const controlPlane = [
       'ecs:RunTask',
+      'ecs:DescribeTasks',
       'iam:CreateRole',
-      'lambda:InvokeFunction',
-      'secretsmanager:CreateSecret',
-    ]) {
-      expect(runner).not.toContain(forbidden);
-    }
-
-    expect(api_).toEqual(expect.arrayContaining(['scheduler:CreateSchedule', 'iam:PassRole']));
-    expect(actionsOf('scheduled')).toContain('lambda:InvokeFunction');
-    expect(actionsOf('scheduled')).toEqual(
-      expect.arrayContaining(['ecs:ListTasks', 'secretsmanager:GetSecretValue']),
+      'elasticfilesystem:CreateAccessPoint',
+    ];
+    expect(actionsOf('fleet')).toEqual(
+      expect.arrayContaining([...controlPlane, 'secretsmanager:GetSecretValue']),
     );
-    expect(actionsOf('scheduled')).not.toContain('ecs:RunTask');
+    expect(actionsOf('fleet').some((a) => a.startsWith('dynamodb:'))).toBe(false);
+    for (const name of ['api', 'events', 'runner', 'scheduled', 'sweeper']) {
+      const actions = actionsOf(name);
+      expect(actions, name).not.toContain('dynamodb:Scan');
+      for (const forbidden of [...controlPlane, 'secretsmanager:GetSecretValue'])
+        expect(actions, name).not.toContain(forbidden);
+    }
+    expect(actionsOf('api')).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'lambda:InvokeFunction',
+        'scheduler:CreateSchedule',
+        'iam:PassRole',
+      ]),
+    );
+    expect(actionsOf('runner')).toEqual(
+      expect.arrayContaining(['dynamodb:UpdateItem', 'lambda:InvokeFunction']),
+    );
+    expect(actionsOf('scheduled')).toContain('lambda:InvokeFunction');
     expect(actionsOf('events').filter((a) => a.startsWith('dynamodb:'))).not.toContain('dynamodb:PutItem');
-    // The sweeper constructs the fleet but never calls it: table and logs only.
+    expect(actionsOf('events')).not.toContain('lambda:InvokeFunction');
     expect(actionsOf('sweeper').every((a) => a.startsWith('dynamodb:') || a.startsWith('logs:'))).toBe(true);
   });
 
@@ -143,7 +154,8 @@ describe('api stack', () => {
     });
   });
 
-  it('creates agent roles only under the permissions boundary', () => {
+  it('lets only the fleet create agent roles, and only under the permissions boundary', () => {
+    expect(actionsOf('api')).not.toContain('iam:CreateRole');
     api.hasResourceProperties('AWS::IAM::Policy', {
       PolicyDocument: {
         Statement: Match.arrayWith([
@@ -195,9 +207,10 @@ describe('api stack', () => {
     });
   });
 
-  it('places the runner and api in the VPC and keeps the others out', () => {
+  it('places the runner, api and fleet in the VPC and keeps the others out', () => {
     expect(fn('runner')[1]).toHaveProperty('VpcConfig');
     expect(fn('api')[1]).toHaveProperty('VpcConfig');
+    expect(fn('fleet')[1]).toHaveProperty('VpcConfig');
     expect(fn('sweeper')[1]).not.toHaveProperty('VpcConfig');
   });
 });

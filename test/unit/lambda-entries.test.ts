@@ -13,19 +13,20 @@ const ENV = {
   SCHEDULE_GROUP: 'reprise-test',
   SCHEDULER_ROLE_ARN: 'arn:aws:iam::123456789012:role/scheduler',
   SCHEDULED_FUNCTION_ARN: 'arn:aws:lambda:us-east-1:123456789012:function:scheduled',
+  CORS_ORIGIN: 'https://d111.cloudfront.net',
 };
 
-const event = (path: string) => ({
+const event = (path: string, httpMethod = 'GET', headers: Record<string, string> = {}) => ({
   resource: '/{proxy+}',
   path,
-  httpMethod: 'GET',
-  headers: {},
+  httpMethod,
+  headers,
   multiValueHeaders: {},
   queryStringParameters: null,
   multiValueQueryStringParameters: null,
   pathParameters: null,
   stageVariables: null,
-  requestContext: { path, httpMethod: 'GET', identity: { sourceIp: '127.0.0.1' }, requestId: 'r-1' },
+  requestContext: { path, httpMethod, identity: { sourceIp: '127.0.0.1' }, requestId: 'r-1' },
   body: null,
   isBase64Encoded: false,
 });
@@ -61,6 +62,24 @@ describe('the Lambda entry points', () => {
     };
     expect(res.statusCode).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ status: 'ok' });
+  });
+
+  it("answers the SPA's CORS preflight for its own origin only", async () => {
+    const { handler } = await import('@reprise/functions/api/handler');
+    const preflight = (origin: string) =>
+      handler(
+        event('/api/agents/demo/task', 'OPTIONS', {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization,idempotency-key',
+        }) as never,
+        {} as never,
+      ) as Promise<{ multiValueHeaders: Record<string, string[]> }>;
+    const ours = await preflight(ENV.CORS_ORIGIN);
+    expect(ours.multiValueHeaders['access-control-allow-origin']).toEqual([ENV.CORS_ORIGIN]);
+    expect(ours.multiValueHeaders['access-control-allow-headers']?.[0]).toContain('Idempotency-Key');
+    const theirs = await preflight('https://evil.example');
+    expect(theirs.multiValueHeaders['access-control-allow-origin']).not.toEqual(['https://evil.example']);
   });
 
   it('answers through the streaming handler with status and headers first', async () => {

@@ -42,10 +42,19 @@ describe('the remote fleet', () => {
     expect(JSON.parse(new TextDecoder().decode(input.Payload as Uint8Array))).toEqual({ op: 'status', ref });
   });
 
+  it('hands a start to the fleet function asynchronously and reports starting', async () => {
+    lambda.on(InvokeCommand).resolves({ StatusCode: 202 });
+    const fleet = new RemoteAgentFleet(new LambdaClient({ region: 'us-east-1' }), 'f');
+    expect(await fleet.start(ref)).toBe('starting');
+    const input = lambda.commandCalls(InvokeCommand)[0]!.args[0].input;
+    expect(input.InvocationType).toBe('Event');
+    expect(JSON.parse(new TextDecoder().decode(input.Payload as Uint8Array))).toEqual({ op: 'start', ref });
+  });
+
   it('surfaces a failed operation as an error', async () => {
     lambda.on(InvokeCommand).resolves({ Payload: encode({ ok: false, error: 'no capacity' }) as never });
     const fleet = new RemoteAgentFleet(new LambdaClient({ region: 'us-east-1' }), 'f');
-    await expect(fleet.start(ref)).rejects.toThrow('fleet start failed: no capacity');
+    await expect(fleet.stop(ref)).rejects.toThrow('fleet stop failed: no capacity');
   });
 
   it('serves each operation on the real fleet and reports errors as data', async () => {

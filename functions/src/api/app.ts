@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import type { CoreDeps } from '../core/deps';
 import { AppError, NotFoundError } from '../lib/errors';
 import type { SchedulerPort } from '../scheduling/scheduler-port';
@@ -24,6 +25,8 @@ export interface AppDeps {
   readonly core: CoreDeps;
   /** EventBridge Scheduler in AWS, the in-process cron locally. */
   readonly scheduler: SchedulerPort;
+  /** The SPA's origin when it is served from elsewhere (CloudFront in AWS); same-origin locally. */
+  readonly corsOrigin?: string | undefined;
 }
 
 /** 100,000 characters of message can be 400 KB of UTF-8; the rest of the body is small. */
@@ -50,6 +53,17 @@ export function createApp(deps: AppDeps) {
 
   const app = new Hono<AppEnv>();
   app.use('*', requestContext(deps.core.logger));
+  if (deps.corsOrigin) {
+    app.use(
+      '/api/*',
+      cors({
+        origin: deps.corsOrigin,
+        allowHeaders: ['Authorization', 'Content-Type', 'X-Api-Key', 'Idempotency-Key', 'Last-Event-ID'],
+        allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+        maxAge: 600,
+      }),
+    );
+  }
   app.use(
     '/api/*',
     bodyLimit({

@@ -19,5 +19,5 @@ export function createAwsApp(service: string, source: Record<string, string | un
     new SchedulerClient({ region: config.region }),
     readAwsSchedulerConfig(source),
   );
-  return createApp({ version: config.version, auth, core, scheduler });
+  return createApp({ version: config.version, auth, core, scheduler, corsOrigin: source.CORS_ORIGIN });
 }

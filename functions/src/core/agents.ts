@@ -59,7 +59,7 @@ export async function shareAgent(
   return agentView(deps, await deps.stores.agents.updateSharing(who.tenant, name, normaliseEmails(emails)));
 }
 
-/** Starting and stopping are operational: anyone who sees the agent may. Start returns at once. */
+/** Starting and stopping are operational: anyone who sees the agent may. */
 export async function setAgentRunning(
   deps: CoreDeps,
   who: Identity,
@@ -68,14 +68,9 @@ export async function setAgentRunning(
 ): Promise<Agent> {
   const agent = await requireVisibleAgent(deps.stores, who, name);
   const ref = { tenant: who.tenant, agent: name };
-  if (running) {
-    deps.fleet
-      .start(ref)
-      .catch((e: unknown) => deps.logger.warn('agent start failed', { agent: name, error: String(e) }));
-  } else {
-    await deps.fleet.stop(ref);
-  }
-  return agentView(deps, agent);
+  // Awaited: in Lambda nothing may run after the response. The AWS fleet only queues the start.
+  const status = running ? await deps.fleet.start(ref) : await deps.fleet.stop(ref);
+  return { ...(await agentView(deps, agent)), status };
 }
 
 const normaliseEmails = (emails: string[]) => [...new Set(emails.map((e) => e.toLowerCase()))];

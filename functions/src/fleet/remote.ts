@@ -43,8 +43,19 @@ export class RemoteAgentFleet implements AgentFleet {
   async destroy(ref: AgentRef) {
     await this.call('destroy', ref);
   }
-  async start(ref: AgentRef) {
-    return (await this.call('start', ref)).value as AgentStatus;
+  /**
+   * A start waits for the task to run and pass /health (1–3 minutes) — longer than an API request
+   * may take — so it is handed to the fleet function asynchronously; status shows `starting`.
+   */
+  async start(ref: AgentRef): Promise<AgentStatus> {
+    await this.lambda.send(
+      new InvokeCommand({
+        FunctionName: this.functionName,
+        InvocationType: 'Event',
+        Payload: new TextEncoder().encode(JSON.stringify({ op: 'start', ref } satisfies FleetRequest)),
+      }),
+    );
+    return 'starting';
   }
   async stop(ref: AgentRef) {
     return (await this.call('stop', ref)).value as AgentStatus;

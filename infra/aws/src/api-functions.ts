@@ -12,6 +12,7 @@ export const ENTRIES = {
   runner: 'functions/src/runner/handler.ts',
   scheduled: 'functions/src/scheduled/handler.ts',
   sweeper: 'functions/src/sweeper/handler.ts',
+  fleet: 'functions/src/fleet/handler.ts',
 } as const;
 
 export interface ApiFunctionsProps {
@@ -25,23 +26,42 @@ export interface ApiFunctionsProps {
   readonly entries?: Partial<Record<keyof typeof ENTRIES, string>>;
 }
 
-/** The five Lambda functions and their configuration; permissions are granted by the stack. */
+/** The six Lambda functions and their configuration; permissions are granted by the stack. */
 export class ApiFunctions extends Construct {
   readonly api: RepriseFunction;
   readonly events: RepriseFunction;
   readonly runner: RepriseFunction;
   readonly scheduled: RepriseFunction;
   readonly sweeper: RepriseFunction;
+  readonly fleet: RepriseFunction;
 
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
     const { stage, agents } = props;
     const { vpc } = agents.network;
-    // Every handler builds the shared composition root (functions/src/aws/core-deps.ts), which
-    // reads the fleet settings at cold start; they are ids, not secrets, and grant nothing.
-    const base = { STAGE: stage, TABLE_NAME: props.table.tableName, ...fleetEnvironment(agents, stage) };
-    const http = { ...props.jwt, CORS_ORIGIN: props.siteUrl };
     const entry = { ...ENTRIES, ...props.entries };
+
+    // The one function with the AWS control plane (ECS, EFS, IAM, Secrets Manager): the others
+    // reach agents through it (functions/src/fleet/remote.ts). Starting waits for RUNNING and a
+    // healthy /health (1–3 minutes), so it outlives API Gateway's 29 s and is invoked async then.
+    this.fleet = new RepriseFunction(this, 'Fleet', {
+      stage,
+      name: 'fleet',
+      entry: entry.fleet,
+      description: 'Creates, starts, stops and locates agents (ECS tasks on EFS homes)',
+      timeout: Duration.minutes(5),
+      environment: { STAGE: stage, ...fleetEnvironment(agents, stage) },
+      vpc,
+      securityGroups: [agents.network.apiSecurityGroup],
+    });
+
+    // Every other handler builds the shared composition root (functions/src/aws/core-deps.ts).
+    const base = {
+      STAGE: stage,
+      TABLE_NAME: props.table.tableName,
+      FLEET_FUNCTION_NAME: this.fleet.fn.functionName,
+    };
+    const http = { ...props.jwt, CORS_ORIGIN: props.siteUrl };
 
     // Runs are long: the runner streams one agent turn (timeout_seconds ≤ 840) plus bookkeeping.
     // It sits in the VPC because agent servers have private IPs only.
@@ -101,6 +121,6 @@ export class ApiFunctions extends Construct {
   }
 
   all(): RepriseFunction[] {
-    return [this.api, this.events, this.runner, this.scheduled, this.sweeper];
+    return [this.api, this.events, this.runner, this.scheduled, this.sweeper, this.fleet];
   }
 }

@@ -7,7 +7,7 @@ import type { Construct } from 'constructs';
 import type { AgentsStack } from './agents-stack';
 import { ApiFunctions, type ApiFunctionsProps } from './api-functions';
 import { suppressApiFindings } from './api-suppressions';
-import { fleetLookup, fleetManagement } from './fleet-access';
+import { fleetManagement } from './fleet-access';
 import { resourceName } from './naming';
 import { RepriseRestApi } from './rest-api';
 import { ScheduleTargets } from './schedules';
@@ -38,15 +38,24 @@ export class ApiStack extends Stack {
       resources: [fns.runner.fn.functionArn],
     });
 
+    const invokeFleet = new PolicyStatement({
+      sid: 'AskTheFleet',
+      actions: ['lambda:InvokeFunction'],
+      resources: [fns.fleet.fn.functionArn],
+    });
+
     // Least privilege, one function at a time: each role holds only the calls that function makes.
+    // Only the fleet function may touch ECS, EFS, IAM and the agent tokens.
+    for (const statement of fleetManagement(this, agents, stage)) fns.fleet.role.addToPolicy(statement);
+
     fns.api.role.addToPolicy(tableItemAccess(table, 'read-write'));
-    for (const statement of fleetManagement(this, agents, stage)) fns.api.role.addToPolicy(statement);
+    fns.api.role.addToPolicy(invokeFleet);
     fns.api.role.addToPolicy(invokeRunner);
 
     fns.events.role.addToPolicy(tableItemAccess(table, 'read'));
 
     fns.runner.role.addToPolicy(tableItemAccess(table, 'read-write'));
-    for (const statement of fleetLookup(this, agents, stage)) fns.runner.role.addToPolicy(statement);
+    fns.runner.role.addToPolicy(invokeFleet);
     // A retried run would replay the prompt against the agent; a crashed run is failed by the
     // sweeper instead and can be continued as a chat.
     fns.runner.fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(1) });
@@ -62,7 +71,7 @@ export class ApiStack extends Stack {
 
     fns.scheduled.role.addToPolicy(tableItemAccess(table, 'read-write'));
     // Firing a schedule submits a task, which asks the fleet whether the agent is running.
-    for (const statement of fleetLookup(this, agents, stage)) fns.scheduled.role.addToPolicy(statement);
+    fns.scheduled.role.addToPolicy(invokeFleet);
     fns.scheduled.role.addToPolicy(invokeRunner);
 
     fns.sweeper.role.addToPolicy(tableItemAccess(table, 'read-write'));

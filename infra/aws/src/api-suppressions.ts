@@ -27,14 +27,20 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
     finding: nagArn('ecs', `task/reprise-${stage}-agents/*`),
     reason: 'Agent tasks get ids at launch; the grant is limited to tasks of the agents cluster.',
   };
-  const lookup: WildcardJustification = {
+  const vpcOnly: WildcardJustification = {
     finding: 'Resource::*',
-    reason:
-      'ecs:ListTasks supports no resource-level permissions; the statement is bounded by the ecs:cluster condition.',
+    reason: 'The Lambda VPC network-interface actions support no resource-level permissions.',
   };
-  acknowledgeWildcards(fns.scheduled.role, [lookup, tokens, tasks]);
-  acknowledgeWildcards(fns.runner.role, [everywhere, tokens, tasks]);
+  acknowledgeWildcards(fns.runner.role, [vpcOnly]);
   acknowledgeWildcards(fns.api.role, [
+    vpcOnly,
+    {
+      finding: nagArn('scheduler', `schedule/reprise-${stage}-schedules/*`),
+      reason:
+        "One EventBridge schedule per Reprise schedule, created at runtime; limited to this stage's group.",
+    },
+  ]);
+  acknowledgeWildcards(fns.fleet.role, [
     everywhere,
     tokens,
     tasks,
@@ -47,11 +53,6 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
       finding: nagArn('iam', `role/reprise/${stage}/agents/*`, ''),
       reason:
         'Per-agent task roles are created at runtime under this path; creation also requires the agent permissions boundary.',
-    },
-    {
-      finding: nagArn('scheduler', `schedule/reprise-${stage}-schedules/*`),
-      reason:
-        "One EventBridge schedule per Reprise schedule, created at runtime; limited to this stage's group.",
     },
     {
       finding: nagArn('elasticfilesystem', 'access-point/*'),
