@@ -1,15 +1,21 @@
 import type { ErrorBody } from '@reprise/functions/schemas';
 
-/** Every non-2xx answer, typed from the API's one error body `{error: {code, message}}`. */
+/** One entry of a 400's `details`: which input is at fault (`cron`, `timezone`, …) and why. */
+export type FieldError = { path: string; message: string };
+
+/** Every non-2xx answer, typed from the API's one error body `{error: {code, message, details?}}`. */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** A validation error's fields, so a form can show each message next to its input. */
+  readonly details: FieldError[];
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, details: FieldError[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 
   static async from(res: Response): Promise<ApiError> {
@@ -24,6 +30,10 @@ export class ApiError extends Error {
       res.status,
       err?.code ?? (res.status === 401 ? 'unauthorized' : 'http_error'),
       err?.message ?? `Request failed (${res.status})`,
+      (err?.details ?? []).filter(
+        (d): d is FieldError =>
+          typeof (d as FieldError)?.path === 'string' && typeof (d as FieldError)?.message === 'string',
+      ),
     );
   }
 }

@@ -25,19 +25,6 @@ export type ApiOptions = {
   onUnauthorized: () => void;
 };
 
-/** One entry of a 400's `details`: which input is at fault (`cron`, `timezone`, …) and why. */
-export type FieldError = { path: string; message: string };
-
-/** A 400 that names its fields, so a form can show each message next to its input. */
-export class FieldValidationError extends ApiError {
-  readonly details: FieldError[];
-
-  constructor(base: ApiError, details: FieldError[]) {
-    super(base.status, base.code, base.message);
-    this.details = details;
-  }
-}
-
 export type ExecutionListParams = { limit?: number; cursor?: string | null; status?: ExecutionStatus | '' };
 
 const enc = encodeURIComponent;
@@ -58,27 +45,6 @@ export function createApi(opts: ApiOptions) {
   async function json<T>(path: string, init?: RequestInit): Promise<T> {
     const res = await send(path, init);
     return (await res.json()) as T;
-  }
-
-  /**
-   * As `json`, but a 400 keeps its `details` (ApiError drops them) — for the schedule form, whose
-   * server-side checks (cron syntax, unknown zone) must land next to the field they concern. It
-   * goes through a client of its own so auth and 401 handling stay the same as every other call;
-   * that client's fetch reads a 400's body from a clone before ApiError consumes it.
-   */
-  async function jsonWithDetails<T>(path: string, init: RequestInit): Promise<T> {
-    let details: FieldError[] = [];
-    const keepDetails: FetchLike = async (input, req) => {
-      const res = await opts.fetch(input, req);
-      if (res.status === 400) details = readDetails(await jsonOrNull(res.clone()));
-      return res;
-    };
-    try {
-      const res = await createApi({ ...opts, fetch: keepDetails }).send(path, init);
-      return (await res.json()) as T;
-    } catch (err) {
-      throw err instanceof ApiError && details.length > 0 ? new FieldValidationError(err, details) : err;
-    }
   }
 
   const post = <T>(path: string, body?: unknown) =>
@@ -107,26 +73,13 @@ export function createApi(opts: ApiOptions) {
     getChat: (id: string) => json<ChatDetail>(`/api/chats/${enc(id)}`),
     listSchedules: (name: string) => json<ScheduleList>(`/api/agents/${enc(name)}/schedules`),
     createSchedule: (name: string, body: ScheduleInput) =>
-      jsonWithDetails<Schedule>(`/api/agents/${enc(name)}/schedules`, {
-        method: 'POST',
-        body: JSON.stringify(body),
-      }),
+      json<Schedule>(`/api/agents/${enc(name)}/schedules`, { method: 'POST', body: JSON.stringify(body) }),
     /** PUT replaces the whole definition; toggling `enabled` sends everything else unchanged. */
     updateSchedule: (id: string, body: ScheduleInput) =>
-      jsonWithDetails<Schedule>(`/api/schedules/${enc(id)}`, { method: 'PUT', body: JSON.stringify(body) }),
+      json<Schedule>(`/api/schedules/${enc(id)}`, { method: 'PUT', body: JSON.stringify(body) }),
     deleteSchedule: (id: string) => send(`/api/schedules/${enc(id)}`, { method: 'DELETE' }).then(() => {}),
     runSchedule: (id: string) => post<TaskAccepted>(`/api/schedules/${enc(id)}/run`),
   };
 }
 
 export type Api = ReturnType<typeof createApi>;
-
-const jsonOrNull = (res: Response): Promise<unknown> => res.json().catch(() => null);
-
-function readDetails(body: unknown): FieldError[] {
-  const details = (body as { error?: { details?: unknown } } | null)?.error?.details;
-  if (!Array.isArray(details)) return [];
-  return details.filter(
-    (d): d is FieldError => typeof d?.path === 'string' && typeof d?.message === 'string',
-  );
-}

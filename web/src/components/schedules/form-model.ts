@@ -1,6 +1,5 @@
 import type { Schedule, ScheduleInput } from '@reprise/functions/schemas';
-import { errorMessage } from '~/api/api-error';
-import { FieldValidationError } from '~/api/client';
+import { ApiError, errorMessage } from '~/api/api-error';
 import { checkCron, isKnownTimezone } from './cron-fields';
 import { browserTimezone } from './timezones';
 
@@ -62,7 +61,7 @@ export function clientErrors(v: FormValues, submitted: boolean): FieldErrors {
 
 /** Splits a failed save into messages next to fields and one for the form as a whole. */
 export function serverErrors(err: unknown): { fields: FieldErrors; form: string | null } {
-  if (!(err instanceof FieldValidationError)) return { fields: {}, form: errorMessage(err) };
+  if (!(err instanceof ApiError) || err.details.length === 0) return { fields: {}, form: errorMessage(err) };
   const fields: FieldErrors = {};
   const rest: string[] = [];
   for (const d of err.details) {
