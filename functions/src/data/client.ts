@@ -30,3 +30,14 @@ export function createDb(options: DbOptions): Db {
 export const isConditionFailure = (e: unknown): boolean =>
   e instanceof Error &&
   (e.name === 'ConditionalCheckFailedException' || e.name === 'TransactionCanceledException');
+
+/** Awaits a conditional write: true when it applied, false when its condition did not hold. */
+export async function applied(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (e) {
+    if (isConditionFailure(e)) return false;
+    throw e;
+  }
+}

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Role } from '../../lib/schemas/common';
 import type { Db } from '../client';
-import { isConditionFailure } from '../client';
+import { applied } from '../client';
 import { keys } from '../keys';
 
 export interface ApiKeyRecord {
@@ -50,19 +50,15 @@ export class ApiKeyStore {
 
   /** Deletes only when the caller may (owner, or any key for admins); false when nothing matched. */
   async deleteApiKey(tenant: string, id: string, userId: string | null): Promise<boolean> {
-    try {
-      await this.db.doc.send(
+    return applied(
+      this.db.doc.send(
         new DeleteCommand({
           TableName: this.db.table,
           Key: keys.apiKey(tenant, id),
           ConditionExpression: userId ? 'attribute_exists(pk) AND user_id = :u' : 'attribute_exists(pk)',
           ...(userId ? { ExpressionAttributeValues: { ':u': userId } } : {}),
         }),
-      );
-      return true;
-    } catch (e) {
-      if (isConditionFailure(e)) return false;
-      throw e;
-    }
+      ),
+    );
   }
 }

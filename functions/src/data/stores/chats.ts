@@ -1,6 +1,6 @@
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../client';
-import { isConditionFailure } from '../client';
+import { applied } from '../client';
 import { keys } from '../keys';
 
 export interface ChatRecord {
@@ -90,8 +90,8 @@ export class ChatStore {
 
   /** Moves the head forward only: a slow earlier turn finishing late cannot rewind the chat. */
   async advanceHead(tenant: string, chatId: string, sessionId: string, executionId: string): Promise<void> {
-    try {
-      await this.db.doc.send(
+    await applied(
+      this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.table,
           Key: keys.chat(tenant, chatId),
@@ -100,10 +100,8 @@ export class ChatStore {
             'attribute_exists(pk) AND (attribute_not_exists(head_execution_id) OR head_execution_id = :null OR head_execution_id <= :e)',
           ExpressionAttributeValues: { ':s': sessionId, ':e': executionId, ':null': null },
         }),
-      );
-    } catch (e) {
-      if (!isConditionFailure(e)) throw e;
-    }
+      ),
+    );
   }
 
   /** The chat with its turns' execution ids, oldest first; null when it does not exist. */

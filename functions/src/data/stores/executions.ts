@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExecutionSource, ExecutionStatus } from '../../lib/schemas/executions';
 import type { Db } from '../client';
-import { isConditionFailure } from '../client';
+import { applied } from '../client';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { keys } from '../keys';
 import type { ExecutionRecord } from './execution-record';
@@ -185,8 +185,8 @@ export class ExecutionStore {
     from.forEach((s, i) => {
       values[`:from${i}`] = s;
     });
-    try {
-      await this.db.doc.send(
+    return applied(
+      this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.table,
           Key: keys.execution(e.tenant, e.id),
@@ -195,12 +195,8 @@ export class ExecutionStore {
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         }),
-      );
-      return true;
-    } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
-    }
+      ),
+    );
   }
 
   async addContinuation(

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../client';
-import { isConditionFailure } from '../client';
+import { applied } from '../client';
 import { keys } from '../keys';
 
 const WINDOW_SECONDS = 24 * 3600;
@@ -22,8 +22,8 @@ export class IdempotencyStore {
 
   /** False when the key was already claimed (a concurrent replay won). */
   async claimKey(tenant: string, userId: string, keyHash: string, executionId: string, nowMs: number) {
-    try {
-      await this.db.doc.send(
+    return applied(
+      this.db.doc.send(
         new PutCommand({
           TableName: this.db.table,
           Item: {
@@ -33,11 +33,7 @@ export class IdempotencyStore {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
-      );
-      return true;
-    } catch (e) {
-      if (isConditionFailure(e)) return false;
-      throw e;
-    }
+      ),
+    );
   }
 }

@@ -1,7 +1,9 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../client';
-import { isConditionFailure } from '../client';
+import { applied } from '../client';
 import { keys } from '../keys';
+
+const expiry = (now: number, ttlMs: number) => Math.ceil((now + ttlMs) / 1000);
 
 /**
  * One writer per session. A lease is a conditional put that succeeds only when no live lease
@@ -10,71 +12,44 @@ import { keys } from '../keys';
 export class LeaseStore {
   constructor(private readonly db: Db) {}
 
-  async acquireLease(
-    tenant: string,
-    agent: string,
-    session: string,
-    holder: string,
-    ttlMs: number,
-    now: number,
-  ) {
-    try {
-      await this.db.doc.send(
+  acquireLease(tenant: string, agent: string, session: string, holder: string, ttlMs: number, now: number) {
+    return applied(
+      this.db.doc.send(
         new PutCommand({
           TableName: this.db.table,
-          Item: {
-            ...keys.lease(tenant, agent, session),
-            holder,
-            expires_at: Math.ceil((now + ttlMs) / 1000),
-          },
+          Item: { ...keys.lease(tenant, agent, session), holder, expires_at: expiry(now, ttlMs) },
           ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now OR holder = :h',
           ExpressionAttributeValues: { ':now': Math.floor(now / 1000), ':h': holder },
         }),
-      );
-      return true;
-    } catch (e) {
-      if (isConditionFailure(e)) return false;
-      throw e;
-    }
+      ),
+    );
   }
 
-  async renewLease(
-    tenant: string,
-    agent: string,
-    session: string,
-    holder: string,
-    ttlMs: number,
-    now: number,
-  ) {
-    try {
-      await this.db.doc.send(
+  renewLease(tenant: string, agent: string, session: string, holder: string, ttlMs: number, now: number) {
+    return applied(
+      this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.table,
           Key: keys.lease(tenant, agent, session),
           UpdateExpression: 'SET expires_at = :e',
           ConditionExpression: 'holder = :h',
-          ExpressionAttributeValues: { ':e': Math.ceil((now + ttlMs) / 1000), ':h': holder },
+          ExpressionAttributeValues: { ':e': expiry(now, ttlMs), ':h': holder },
         }),
-      );
-      return true;
-    } catch (e) {
-      if (isConditionFailure(e)) return false;
-      throw e;
-    }
+      ),
+    );
   }
 
+  /** Only the holder may release; releasing a lease someone else took over is a no-op. */
   async releaseLease(tenant: string, agent: string, session: string, holder: string): Promise<void> {
-    try {
-      await this.db.doc.send(
+    await applied(
+      this.db.doc.send(
         new DeleteCommand({
           TableName: this.db.table,
           Key: keys.lease(tenant, agent, session),
           ConditionExpression: 'holder = :h',
           ExpressionAttributeValues: { ':h': holder },
         }),
-      );
-    } catch (e) {
-      if (!isConditionFailure(e)) throw e;
-    }
+      ),
+    );
   }
 }

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { NotFoundError } from '../../lib/errors';
 import type { Role } from '../../lib/schemas/common';
 import type { Db } from '../client';
-import { isConditionFailure } from '../client';
+import { applied, isConditionFailure } from '../client';
 import { keys } from '../keys';
 
 export interface ScheduleRecord {
@@ -121,8 +121,8 @@ export class ScheduleStore {
    * processes may tick together: only the caller that gets `true` may create the execution.
    */
   async claimScheduledRun(tenant: string, scheduleId: string, scheduledAt: string, claimId: string) {
-    try {
-      await this.db.doc.send(
+    return applied(
+      this.db.doc.send(
         new PutCommand({
           TableName: this.db.table,
           Item: {
@@ -134,12 +134,8 @@ export class ScheduleStore {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
-      );
-      return true;
-    } catch (e) {
-      if (isConditionFailure(e)) return false;
-      throw e;
-    }
+      ),
+    );
   }
 
   /** Links a claimed slot to the execution it produced. */
@@ -172,17 +168,15 @@ export class ScheduleStore {
 
   /** Gives a slot back after a transient failure, so the platform's retry can claim it again. */
   async releaseScheduledRun(tenant: string, scheduleId: string, scheduledAt: string, claimId: string) {
-    try {
-      await this.db.doc.send(
+    await applied(
+      this.db.doc.send(
         new DeleteCommand({
           TableName: this.db.table,
           Key: keys.scheduleRun(tenant, scheduleId, scheduledAt),
           ConditionExpression: 'claim_id = :c',
           ExpressionAttributeValues: { ':c': claimId },
         }),
-      );
-    } catch (e) {
-      if (!isConditionFailure(e)) throw e;
-    }
+      ),
+    );
   }
 }
