@@ -1,48 +1,18 @@
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebIfStale } from '../../infra/local/src/web-build';
-import { startLocalStack, type TestStack } from '../helpers/local-stack';
+import { type BrowserRig, startBrowserRig } from '../helpers/browser';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SHOTS = resolve('test-results/chat-states');
 const TIMEOUT = 60_000;
 
-let stack: TestStack;
-let browser: Browser;
+let rig: BrowserRig;
 
 beforeAll(async () => {
-  await buildWebIfStale(resolve('web'), () => {});
-  await mkdir(SHOTS, { recursive: true });
-  stack = await startLocalStack();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  rig = await startBrowserRig('chat-states', {});
 });
+afterAll(() => rig?.close());
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-
-async function signIn(email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${stack.url}/login`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('agent-row').first().waitFor();
-  return page;
-}
+const shot = (page: Page, name: string) => rig.shot(page, name);
+const signIn = (email: string) => rig.signIn(email);
 
 const assistant = (page: Page) => page.locator('[data-testid="chat-message"][data-role="assistant"]');
 
@@ -69,7 +39,7 @@ describe('chat states in the browser', () => {
 
   it('Stop (Escape) cancels a slow turn and puts the message back in the box', async () => {
     const page = await signIn('bob@acme.test');
-    await page.goto(`${stack.url}/agents/demo?tab=chat`);
+    await page.goto(`${rig.stack.url}/agents/demo?tab=chat`);
     await page.getByTestId('new-chat').click();
     await page.getByTestId('chat-input').fill('sleep: 30');
     await page.getByTestId('chat-input').press('Enter');

@@ -1,51 +1,22 @@
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebIfStale } from '../../infra/local/src/web-build';
-import { startLocalStack, type TestStack } from '../helpers/local-stack';
+import { type BrowserRig, startBrowserRig } from '../helpers/browser';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SHOTS = resolve('test-results/continue-as-chat');
 const REPLY_TIMEOUT = 60_000;
 
-let stack: TestStack;
-let browser: Browser;
+let rig: BrowserRig;
 
 beforeAll(async () => {
-  await buildWebIfStale(resolve('web'), () => {});
-  await mkdir(SHOTS, { recursive: true });
-  stack = await startLocalStack({ seedFailedRun: true });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  rig = await startBrowserRig('continue-as-chat', { seedFailedRun: true });
 });
+afterAll(() => rig?.close());
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+const shot = (page: Page, name: string) => rig.shot(page, name);
+const signIn = (email: string) => rig.signIn(email);
 
 async function fillLogin(page: Page, email: string) {
   await page.getByTestId('login-email').fill(email);
   await page.getByTestId('login-submit').click();
-}
-
-async function signIn(email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${stack.url}/login`);
-  await fillLogin(page, email);
-  await page.getByTestId('agent-row').first().waitFor();
-  return page;
 }
 
 /** The seeded failed execution of `demo`, opened from the Executions tab. */

@@ -1,48 +1,19 @@
-import { mkdir } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWebIfStale } from '../../infra/local/src/web-build';
-import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { type BrowserRig, startBrowserRig } from '../helpers/browser';
+import { clientFor } from '../helpers/local-stack';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SHOTS = resolve('test-results/schedules');
 const TIMEOUT = 60_000;
 
-let stack: TestStack;
-let browser: Browser;
+let rig: BrowserRig;
 
 beforeAll(async () => {
-  await buildWebIfStale(resolve('web'), () => {});
-  await mkdir(SHOTS, { recursive: true });
-  stack = await startLocalStack({ seedFailedRun: false });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  rig = await startBrowserRig('schedules', { seedFailedRun: false });
 });
+afterAll(() => rig?.close());
 
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-
-async function signIn(email: string): Promise<Page> {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${stack.url}/login`);
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('agent-row').first().waitFor();
-  return page;
-}
+const shot = (page: Page, name: string) => rig.shot(page, name);
+const signIn = (email: string) => rig.signIn(email);
 
 /** Ids of the rows in the Executions tab whose source is `schedule`, after a fresh load. */
 async function scheduledRunIds(page: Page): Promise<string[]> {
@@ -100,10 +71,10 @@ describe('schedules in the browser', () => {
     await shot(page, '04-run-now-execution');
 
     // On its own: the local cron fires what fell due; ticking a minute ahead spares the wait.
-    const due = await stack.scheduler.tick(Date.now() + 61_000);
+    const due = await rig.stack.scheduler.tick(Date.now() + 61_000);
     expect(due.map((e) => e.schedule_id)).toContain(scheduleId);
 
-    await page.goto(`${stack.url}/agents/demo?tab=schedules`);
+    await page.goto(`${rig.stack.url}/agents/demo?tab=schedules`);
     await row.getByRole('link', { name: 'Executions' }).click();
     await page.getByTestId('execution-row').first().waitFor();
     await expect
@@ -116,7 +87,7 @@ describe('schedules in the browser', () => {
   });
 
   it('turns a schedule off and on from the keyboard, and its next run follows', async () => {
-    const bob = await clientFor(stack.url, 'bob@acme.test');
+    const bob = await clientFor(rig.stack.url, 'bob@acme.test');
     const created = await bob.call('POST', '/api/agents/demo/schedules', {
       name: 'weekday digest',
       cron: '0 9 * * 1-5',
@@ -125,7 +96,7 @@ describe('schedules in the browser', () => {
     });
     expect(created.status).toBe(201);
     const page = await signIn('bob@acme.test');
-    await page.goto(`${stack.url}/agents/demo?tab=schedules`);
+    await page.goto(`${rig.stack.url}/agents/demo?tab=schedules`);
     const row = page.getByTestId('schedule-row').filter({ hasText: 'weekday digest' });
     expect(await row.textContent()).toContain('Every weekday at 09:00 (Europe/Berlin)');
     const toggle = row.getByRole('switch', { name: 'Enabled: weekday digest' });
