@@ -1,3 +1,4 @@
+import { ulid } from '@reprise/functions/lib/ids';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
@@ -67,7 +68,7 @@ describe('when things break', () => {
     const first = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'hello' });
     const core = stack.platform.core;
     const stuck = await core.stores.executions.getExecution('acme', first.body.id);
-    const id = `${first.body.id.slice(0, 25)}Z`;
+    const id = ulid();
     await core.stores.executions.createExecution({
       ...stuck!,
       id,
