@@ -54,7 +54,7 @@ const create = (user: string, body: Record<string, unknown>) =>
   call(user)('POST', '/api/agents/demo/schedules', { name: 'nightly', message: 'hello from cron', ...body });
 const finished = async (id: string) => {
   const e = await deps.stores.executions.getExecution('acme', id);
-  return e ? waitForTerminal(deps, e, 30_000) : null;
+  return e ? (await waitForTerminal(deps, e, 30_000)).execution : null;
 };
 const scheduledRuns = async (scheduleId: string) =>
   (

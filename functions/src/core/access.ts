@@ -1,6 +1,6 @@
 import type { Stores } from '../data/create-stores';
 import type { AgentRecord } from '../data/stores/agents';
-import type { ExecutionRecord } from '../data/stores/execution-record';
+import type { ExecutionDetail } from '../data/stores/executions';
 import { ForbiddenError, NotFoundError } from '../lib/errors';
 import { type Identity, isAdmin } from './identity';
 
@@ -30,9 +30,9 @@ export async function requireVisibleExecution(
   stores: Stores,
   who: Identity,
   id: string,
-): Promise<{ execution: ExecutionRecord; agent: AgentRecord }> {
-  const execution = await stores.executions.getExecution(who.tenant, id);
-  const agent = execution ? await stores.agents.getAgent(who.tenant, execution.agent) : null;
-  if (!execution || !agent || !canSeeAgent(who, agent)) throw new NotFoundError('Execution');
-  return { execution, agent };
+): Promise<ExecutionDetail & { agent: AgentRecord }> {
+  const detail = await stores.executions.getExecutionWithContinuations(who.tenant, id);
+  const agent = detail ? await stores.agents.getAgent(who.tenant, detail.execution.agent) : null;
+  if (!detail || !agent || !canSeeAgent(who, agent)) throw new NotFoundError('Execution');
+  return { ...detail, agent };
 }

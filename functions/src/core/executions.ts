@@ -1,6 +1,7 @@
 import type { AgentRecord } from '../data/stores/agents';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { isTerminal } from '../data/stores/execution-record';
+import type { Continuation } from '../data/stores/executions';
 import { ConflictError, ForbiddenError } from '../lib/errors';
 import type { Execution, ExecutionSummary } from '../lib/schemas/executions';
 import { canAdministerAgent, requireVisibleExecution } from './access';
@@ -28,14 +29,23 @@ export function toSummary(e: ExecutionRecord): ExecutionSummary {
 }
 
 /** The full view, with what only the server may decide for this caller. */
-export async function executionView(deps: CoreDeps, who: Identity, e: ExecutionRecord): Promise<Execution> {
+/** `continuations` when the caller already read them with the execution (one Query, not two). */
+export async function executionView(
+  deps: CoreDeps,
+  who: Identity,
+  e: ExecutionRecord,
+  known?: Continuation[],
+): Promise<Execution> {
   const [canContinue, continuations] = await Promise.all([
     e.claude_session_id && isTerminal(e.status)
       ? // The execution is indexed under its own session, so its owner passes the gate by definition.
         e.owner_user_id === who.user_id ||
         mayResume(deps.stores.executions, who, e.agent, e.claude_session_id)
       : false,
-    deps.stores.executions.listContinuations(e.tenant, e.id),
+    known ??
+      deps.stores.executions
+        .getExecutionWithContinuations(e.tenant, e.id)
+        .then((d) => d?.continuations ?? []),
   ]);
   return {
     id: e.id,

@@ -1,5 +1,6 @@
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { isTerminal } from '../data/stores/execution-record';
+import type { ExecutionDetail } from '../data/stores/executions';
 import type { CoreDeps } from './deps';
 import { finishedKey } from './ports';
 
@@ -11,12 +12,12 @@ export async function waitForTerminal(
   deps: CoreDeps,
   e: ExecutionRecord,
   timeoutMs: number,
-): Promise<ExecutionRecord> {
+): Promise<ExecutionDetail> {
   const deadline = deps.clock.now() + timeoutMs;
-  let current = e;
-  while (!isTerminal(current.status) && deps.clock.now() < deadline) {
+  let current: ExecutionDetail = { execution: e, continuations: [] };
+  while (!isTerminal(current.execution.status) && deps.clock.now() < deadline) {
     await deps.signal.wait(finishedKey(e.id), Math.min(1000, deadline - deps.clock.now()));
-    current = (await deps.stores.executions.getExecution(e.tenant, e.id)) ?? current;
+    current = (await deps.stores.executions.getExecutionWithContinuations(e.tenant, e.id)) ?? current;
   }
   return current;
 }

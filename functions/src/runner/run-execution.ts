@@ -33,9 +33,7 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
     if (isTerminal(e.status)) return;
     const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
     const result = endpoint
-      ? (await await stores.executions.markRunning(e, new Date(clock.now()).toISOString()))
-        ? await stream(deps, e, endpoint, writer)
-        : failureResult(e, 'cancelled', 'Cancelled before it started', clock.now())
+      ? await startAndStream(deps, e, endpoint, writer)
       : failureResult(e, 'agent_not_running', `Agent ${e.agent} is not running`, clock.now());
     const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
     const finished = await stores.executions.finishExecution(e, outcome);
@@ -63,8 +61,37 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
   }
 }
 
-async function stream(deps: RunnerDeps, e: ExecutionRecord, endpoint: AgentEndpoint, writer: EventWriter) {
+/**
+ * Marks the run `running` while the agent already starts on it, so the write is off the critical
+ * path. If the mark fails — a cancel got there first — the agent is stopped at once.
+ */
+async function startAndStream(
+  deps: RunnerDeps,
+  e: ExecutionRecord,
+  endpoint: AgentEndpoint,
+  writer: EventWriter,
+) {
   const abort = new AbortController();
+  const [marked, result] = await Promise.all([
+    deps.stores.executions.markRunning(e, new Date(deps.clock.now()).toISOString()).then(async (ok) => {
+      if (!ok) {
+        abort.abort();
+        await deps.agentClient.cancel(endpoint, e.id);
+      }
+      return ok;
+    }),
+    stream(deps, e, endpoint, writer, abort),
+  ]);
+  return marked ? result : failureResult(e, 'cancelled', 'Cancelled before it started', deps.clock.now());
+}
+
+async function stream(
+  deps: RunnerDeps,
+  e: ExecutionRecord,
+  endpoint: AgentEndpoint,
+  writer: EventWriter,
+  abort: AbortController,
+) {
   const deadline = setTimeout(() => abort.abort(), e.timeout_seconds * 1000 + TRANSPORT_GRACE_MS);
   const renew = e.lease_session_id
     ? setInterval(() => {

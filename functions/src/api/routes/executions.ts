@@ -15,8 +15,12 @@ export function executionRoutes(deps: CoreDeps) {
   return new Hono<AppEnv>()
     .get('/executions/:id', validate('param', IdParam), async (c) => {
       const who = c.get('identity');
-      const { execution } = await requireVisibleExecution(deps.stores, who, c.req.valid('param').id);
-      return c.json(await executionView(deps, who, execution));
+      const { execution, continuations } = await requireVisibleExecution(
+        deps.stores,
+        who,
+        c.req.valid('param').id,
+      );
+      return c.json(await executionView(deps, who, execution, continuations));
     })
     .post('/executions/:id/cancel', validate('param', IdParam), async (c) => {
       const e = await cancelExecution(deps, c.get('identity'), c.req.valid('param').id);

@@ -24,10 +24,11 @@ export function taskRoutes(deps: CoreDeps) {
         idempotencyKey: key && IDEMPOTENCY_KEY.test(key) ? key : undefined,
       });
       const wait = c.req.valid('query').wait ?? 0;
-      const e =
-        wait > 0 ? await waitForTerminal(deps, submitted.execution, wait * 1000) : submitted.execution;
-      if (e.status !== 'queued' && e.status !== 'running')
-        return c.json(await executionView(deps, who, e), 200);
+      const waited = wait > 0 ? await waitForTerminal(deps, submitted.execution, wait * 1000) : null;
+      const e = waited?.execution ?? submitted.execution;
+      if (e.status !== 'queued' && e.status !== 'running') {
+        return c.json(await executionView(deps, who, e, waited?.continuations), 200);
+      }
       return c.json(
         {
           execution_id: e.id,

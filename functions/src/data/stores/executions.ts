@@ -15,6 +15,17 @@ export interface ExecutionPage {
   readonly cursor: string | null;
 }
 
+export interface Continuation {
+  readonly chat_session_id: string;
+  readonly owner_user_id: string;
+  readonly created_at: string;
+}
+
+export interface ExecutionDetail {
+  readonly execution: ExecutionRecord;
+  readonly continuations: Continuation[];
+}
+
 export interface SessionOwner {
   readonly execution_id: string;
   readonly owner_user_id: string;
@@ -219,18 +230,29 @@ export class ExecutionStore {
     );
   }
 
-  async listContinuations(tenant: string, executionId: string) {
+  /**
+   * The execution and the chats continued from it in one consistent Query: they share a partition,
+   * and the sort keys `C#<chat>` < `E` sit next to each other (events, `V#…`, come after).
+   */
+  async getExecutionWithContinuations(tenant: string, executionId: string): Promise<ExecutionDetail | null> {
     const out = await this.db.doc.send(
       new QueryCommand({
         TableName: this.db.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :c)',
-        ExpressionAttributeValues: { ':pk': keys.execution(tenant, executionId).pk, ':c': 'C#' },
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :c AND :e',
+        ExpressionAttributeValues: { ':pk': keys.execution(tenant, executionId).pk, ':c': 'C#', ':e': 'E' },
+        ConsistentRead: true,
       }),
     );
-    return (out.Items ?? []).map((i) => ({
-      chat_session_id: String(i.chat_session_id),
-      owner_user_id: String(i.owner_user_id),
-      created_at: String(i.created_at),
-    }));
+    const items = out.Items ?? [];
+    const head = items.find((i) => i.sk === 'E');
+    if (!head) return null;
+    const continuations = items
+      .filter((i) => String(i.sk).startsWith('C#'))
+      .map((i) => ({
+        chat_session_id: String(i.chat_session_id),
+        owner_user_id: String(i.owner_user_id),
+        created_at: String(i.created_at),
+      }));
+    return { execution: toRecord(head), continuations };
   }
 }
