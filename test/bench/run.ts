@@ -28,7 +28,7 @@ try {
     token,
     home: join(dir, 'agents', 'acme', 'demo'),
     modelUrl: stack.modelUrl,
-    runs: 9,
+    runs: 15,
   });
   progress('first streamed event');
   const first = await benchFirstEvent(stack.url, token, 5);
