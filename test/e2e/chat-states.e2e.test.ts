@@ -49,4 +49,34 @@ describe('chat states in the browser', () => {
     expect(await page.getByTestId('chat-message').count()).toBe(0);
     await shot(page, '03-stopped');
   });
+
+  it('renders a reply carrying HTML inert, in the chat and on the execution page', async () => {
+    const page = await signIn('bob@acme.test');
+    await page.goto(`${rig.stack.url}/agents/demo?tab=chat`);
+    await page.getByTestId('new-chat').click();
+    // The scripted model echoes the prompt, so the reply carries the markup back.
+    await page
+      .getByTestId('chat-input')
+      .fill('<img src=x onerror="window.__pwned=1"> and <script>window.__pwned=2</script>');
+    await page.getByTestId('chat-input').press('Enter');
+    await expect
+      .poll(() => assistant(page).first().textContent(), { timeout: TIMEOUT })
+      .toContain('Echo (turn 1)');
+    const chatImages = await assistant(page)
+      .first()
+      .locator('img')
+      .evaluateAll((imgs) => imgs.map((img) => img.getAttribute('onerror')));
+    expect(chatImages.every((handler) => handler === null)).toBe(true);
+    expect(await page.locator('[data-role="assistant"] script').count()).toBe(0);
+
+    const bob = await rig.stack.platform.core.stores.executions.listExecutionsByAgent('acme', 'demo', {
+      limit: 1,
+    });
+    await page.goto(`${rig.stack.url}/executions/${bob.items[0]!.id}`);
+    await page.getByTestId('execution-status').waitFor();
+    await expect.poll(() => page.locator('body').textContent()).toContain('Echo (turn 1)');
+    expect(await page.locator('img[onerror]').count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
+    await shot(page, '04-inert-html');
+  });
 });
