@@ -2,6 +2,7 @@ import { ulid } from '@reprise/functions/lib/ids';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { processesMentioning } from './agent-image/task-client';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
@@ -29,6 +30,8 @@ describe('when things break', () => {
     expect(after.body.status).toBe('failed');
     expect(after.body.error.code).toBe('agent_unreachable');
     expect((await bob.call('GET', '/api/agents/demo')).body.status).toBe('failed');
+    // Like a stopped ECS task, the dead agent takes its CLI run with it.
+    await expect.poll(() => processesMentioning(session), { timeout: 10_000 }).toEqual([]);
     // The lease is free: once the agent is back, the same session takes a new turn.
     await stack.platform.fleet.start(demo);
     const again = await bob.call('POST', '/api/agents/demo/task?wait=25', {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -90,6 +91,9 @@ export class LocalAgentFleet implements AgentFleet {
       if (!entry.stopping) {
         this.failed.add(key);
         this.options.logger.warn('agent process exited', { agent: key, code, signal });
+        // An ECS task takes every process with it when it dies; a crashed local agent server would
+        // leave its CLI runs (own process groups) orphaned, so end them the same way.
+        killProcessesIn(p.workdir);
       }
       entry.status = entry.stopping ? 'stopped' : 'failed';
       entry.endpoint = null;
@@ -153,6 +157,18 @@ export class LocalAgentFleet implements AgentFleet {
         return terminate(entry.child);
       }),
     );
+  }
+}
+
+/** Linux only (the local stack's platform): every process whose cwd is `dir`. */
+function killProcessesIn(dir: string): void {
+  if (process.platform !== 'linux') return;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) === dir) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone already, or not ours to read
+    }
   }
 }
 
