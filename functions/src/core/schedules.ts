@@ -63,6 +63,19 @@ export async function getSchedule(deps: SchedulingDeps, who: Identity, id: strin
   return scheduleView(schedule, deps.clock.now());
 }
 
+/** The validated, defaulted part of a schedule that POST and PUT both take from the body. */
+function definition(input: ScheduleInput) {
+  const { cron, timezone } = validateCron(input.cron, input.timezone);
+  return {
+    name: input.name,
+    cron,
+    timezone,
+    message: input.message,
+    enabled: input.enabled ?? true,
+    timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+  };
+}
+
 /** Any user who may run tasks on the agent may schedule them; the runs will be theirs. */
 export async function createSchedule(
   deps: SchedulingDeps,
@@ -72,19 +85,13 @@ export async function createSchedule(
   input: ScheduleInput,
 ): Promise<Schedule> {
   const agent = await requireVisibleAgent(deps.stores, who, agentName);
-  const { cron, timezone } = validateCron(input.cron, input.timezone);
   const now = deps.clock.now();
   const at = new Date(now).toISOString();
   const record: ScheduleRecord = {
     tenant: who.tenant,
     id: ulid(now),
     agent: agent.name,
-    name: input.name,
-    cron,
-    timezone,
-    message: input.message,
-    enabled: input.enabled ?? true,
-    timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+    ...definition(input),
     owner_user_id: who.user_id,
     owner_email: who.email,
     owner_role: who.role,
@@ -112,16 +119,10 @@ export async function updateSchedule(
 ): Promise<Schedule> {
   const { schedule, agent } = await requireVisibleSchedule(deps, who, id);
   requireScheduleEditor(who, schedule, agent);
-  const { cron, timezone } = validateCron(input.cron, input.timezone);
   const now = deps.clock.now();
   const next: ScheduleRecord = {
     ...schedule,
-    name: input.name,
-    cron,
-    timezone,
-    message: input.message,
-    enabled: input.enabled ?? true,
-    timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
+    ...definition(input),
     updated_at: new Date(now).toISOString(),
   };
   await deps.stores.schedules.replaceSchedule(next);
