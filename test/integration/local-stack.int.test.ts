@@ -38,13 +38,24 @@ describe('the local stack', () => {
   it('keeps its signing key and data across a restart and leaves no DynamoDB process behind', async () => {
     const before = javaPids();
     const token = await devToken(stack!.url, 'bob@acme.test');
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${stack!.url}/api/agents`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'survivor' }),
+    });
+    expect(created.status).toBe(201);
     const { dataDir, url } = stack!;
     await stack!.stop();
     const after = javaPids();
     expect(after.length).toBe(before.length - 1);
     stack = await startLocalStack({ persist: true, dataDir, port: Number(new URL(url).port) });
     // The same key pair is reloaded from the data dir, so a token from the last run still verifies.
-    const me = await fetch(`${stack.url}/api/me`, { headers: { authorization: `Bearer ${token}` } });
+    const me = await fetch(`${stack.url}/api/me`, { headers: auth });
     expect(me.status).toBe(200);
+    const agents = (await (await fetch(`${stack.url}/api/agents`, { headers: auth })).json()) as {
+      items: { name: string }[];
+    };
+    expect(agents.items.map((a) => a.name).sort()).toEqual(['demo', 'survivor']);
   });
 });
