@@ -8,6 +8,7 @@ import type { Authenticator } from './auth';
 import type { AppEnv } from './env';
 import { renderError } from './errors';
 import { authenticate } from './middleware/authenticate';
+import { DEFAULT_RATE_LIMIT, type RateLimit, rateLimit } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { agentRoutes } from './routes/agents';
@@ -25,6 +26,8 @@ export interface AppDeps {
   readonly core: CoreDeps;
   /** EventBridge Scheduler in AWS, the in-process cron locally. */
   readonly scheduler: SchedulerPort;
+  /** Per-tenant request rate (defaults to DEFAULT_RATE_LIMIT). */
+  readonly rateLimit?: RateLimit;
   /** The SPA's origin when it is served from elsewhere (CloudFront in AWS); same-origin locally. */
   readonly corsOrigin?: string | undefined;
 }
@@ -39,6 +42,7 @@ export function createApp(deps: AppDeps) {
     systemRoutes(deps.version, () => openApiDocument(deps.version)),
   );
   api.use('*', authenticate(deps.auth));
+  api.use('*', rateLimit(deps.rateLimit ?? DEFAULT_RATE_LIMIT, deps.core.clock));
   for (const routes of [
     meRoutes(),
     agentRoutes(deps.core, deps.scheduler),
