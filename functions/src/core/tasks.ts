@@ -148,10 +148,9 @@ async function requireOwnChat(
   agent: string,
   chatId: string,
 ): Promise<ChatRecord> {
-  const found = await deps.stores.chats.getChatWithTurns(who.tenant, chatId);
-  if (!found || found.chat.agent !== agent || found.chat.owner_user_id !== who.user_id)
-    throw new NotFoundError('Chat');
-  return found.chat;
+  const chat = await deps.stores.chats.getChat(who.tenant, chatId);
+  if (!chat || chat.agent !== agent || chat.owner_user_id !== who.user_id) throw new NotFoundError('Chat');
+  return chat;
 }
 
 async function startChat(deps: CoreDeps, who: Identity, e: ExecutionRecord, chatId: string, now: string) {

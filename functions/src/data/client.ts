@@ -41,3 +41,20 @@ export async function applied(write: Promise<unknown>): Promise<boolean> {
     throw e;
   }
 }
+
+/** Index and bookkeeping attributes every item carries; never part of a domain record. */
+const KEY_ATTRIBUTES = new Set([
+  'pk',
+  'sk',
+  'gsi1pk',
+  'gsi1sk',
+  'gsi2pk',
+  'gsi2sk',
+  'gsi3pk',
+  'gsi3sk',
+  'type',
+]);
+
+/** An item as its store's record type: the stored attributes minus the table's keys. */
+export const recordOf = <T>(item: Record<string, unknown>): T =>
+  Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRIBUTES.has(k))) as T;

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../lib/errors';
 import type { Db } from '../client';
-import { isConditionFailure } from '../client';
+import { isConditionFailure, recordOf } from '../client';
 import { keys } from '../keys';
 
 export interface AgentRecord {
@@ -14,17 +14,7 @@ export interface AgentRecord {
   readonly created_at: string;
 }
 
-const FIELDS = [
-  'tenant',
-  'name',
-  'runtime',
-  'owner_user_id',
-  'owner_email',
-  'shared_with',
-  'created_at',
-] as const;
-const toRecord = (item: Record<string, unknown>): AgentRecord =>
-  Object.fromEntries(FIELDS.map((f) => [f, item[f]])) as unknown as AgentRecord;
+const toRecord = (item: Record<string, unknown>) => recordOf<AgentRecord>(item);
 
 export class AgentStore {
   constructor(private readonly db: Db) {}

@@ -1,6 +1,6 @@
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../client';
-import { applied } from '../client';
+import { applied, recordOf } from '../client';
 import { keys } from '../keys';
 
 export interface ChatRecord {
@@ -17,21 +17,7 @@ export interface ChatRecord {
   readonly updated_at: string;
 }
 
-const FIELDS = [
-  'tenant',
-  'id',
-  'agent',
-  'owner_user_id',
-  'title',
-  'head_session_id',
-  'head_execution_id',
-  'resumed_from_execution_id',
-  'turns',
-  'created_at',
-  'updated_at',
-] as const;
-const toRecord = (item: Record<string, unknown>): ChatRecord =>
-  Object.fromEntries(FIELDS.map((f) => [f, item[f] ?? null])) as unknown as ChatRecord;
+const toRecord = (item: Record<string, unknown>) => recordOf<ChatRecord>(item);
 
 const listKeys = (c: Pick<ChatRecord, 'tenant' | 'agent' | 'owner_user_id' | 'id'>, updatedAt: string) => ({
   gsi1pk: keys.chatsOfUser(c.tenant, c.agent, c.owner_user_id),
@@ -102,6 +88,14 @@ export class ChatStore {
         }),
       ),
     );
+  }
+
+  /** The chat alone (one GetItem): enough to check who owns it before appending a turn. */
+  async getChat(tenant: string, chatId: string): Promise<ChatRecord | null> {
+    const out = await this.db.doc.send(
+      new GetCommand({ TableName: this.db.table, Key: keys.chat(tenant, chatId), ConsistentRead: true }),
+    );
+    return out.Item ? toRecord(out.Item) : null;
   }
 
   /** The chat with its turns' execution ids, oldest first; null when it does not exist. */

@@ -1,14 +1,12 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExecutionSource, ExecutionStatus } from '../../lib/schemas/executions';
 import type { Db } from '../client';
-import { applied } from '../client';
+import { applied, recordOf } from '../client';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { keys } from '../keys';
 import type { ExecutionRecord } from './execution-record';
 
-const KEY_ATTRS = new Set(['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'type']);
-const toRecord = (item: Record<string, unknown>): ExecutionRecord =>
-  Object.fromEntries(Object.entries(item).filter(([k]) => !KEY_ATTRS.has(k))) as unknown as ExecutionRecord;
+const toRecord = (item: Record<string, unknown>) => recordOf<ExecutionRecord>(item);
 
 export interface ExecutionPage {
   readonly items: ExecutionRecord[];

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { NotFoundError } from '../../lib/errors';
 import type { Role } from '../../lib/schemas/common';
 import type { Db } from '../client';
-import { applied, isConditionFailure } from '../client';
+import { applied, isConditionFailure, recordOf } from '../client';
 import { keys } from '../keys';
 
 export interface ScheduleRecord {
@@ -24,24 +24,7 @@ export interface ScheduleRecord {
   readonly updated_at: string;
 }
 
-const FIELDS = [
-  'tenant',
-  'id',
-  'agent',
-  'name',
-  'cron',
-  'timezone',
-  'message',
-  'enabled',
-  'timeout_seconds',
-  'owner_user_id',
-  'owner_email',
-  'owner_role',
-  'created_at',
-  'updated_at',
-] as const;
-const toRecord = (item: Record<string, unknown>): ScheduleRecord =>
-  Object.fromEntries(FIELDS.map((f) => [f, item[f]])) as unknown as ScheduleRecord;
+const toRecord = (item: Record<string, unknown>) => recordOf<ScheduleRecord>(item);
 
 /** A claimed slot is kept a week: long past any retry of the same scheduled time. */
 const RUN_CLAIM_TTL_SECONDS = 7 * 24 * 3600;
