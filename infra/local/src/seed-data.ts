@@ -7,7 +7,7 @@ export interface SeedUser {
   readonly role: Role;
 }
 
-/** The logins API.md promises on a fresh `npm start`. */
+/** The logins docs/api.md promises on a fresh `npm start`. */
 export const SEED_USERS: readonly SeedUser[] = [
   { user_id: 'usr-alice', email: 'alice@acme.test', tenant: 'acme', role: 'admin' },
   { user_id: 'usr-bob', email: 'bob@acme.test', tenant: 'acme', role: 'operator' },
