@@ -5,7 +5,7 @@ import { type Identity, isAdmin } from './identity';
 
 /**
  * One body for unknown and foreign ids: a caller must not learn that someone else's session
- * exists on this agent (the IDOR the reference platform fixed late).
+ * exists on this agent (otherwise the 404/403 difference is an IDOR oracle).
  */
 const sessionNotFound = () =>
   new AppError(404, 'session_not_found', 'No session with that id on this agent is yours to resume');
