@@ -13,17 +13,21 @@ import * as s from '../lib/schemas/index';
  *     ok: { 202: s.Agent }, errors: [404],
  *   },
  *
+ * - `tag` is a key of TAGS (a new resource adds its tag there, with a description).
  * - Path parameters named `name` are agent names and `id` are ULIDs; give `params` otherwise.
  * - `query` and `body` take the route's own zod schemas (the ones passed to `validate`).
  * - `ok` maps each success status to its schema (`null` for no body, or `content` for several
  *   media types). Error responses are added for you: 400 when anything is validated, 413 with a
- *   body, 401 and 429 unless `public`, 500 always; list the others the code throws in `errors`.
+ *   body, 401 and 429 unless `public`, 500 always; list the others the code throws in `errors`
+ *   (403, 404, 409, 410, 503). `public: true` drops the security requirement (`security: []`).
  * - A response schema that clients name goes in NAMED below.
- * test/unit/openapi.test.ts fails until the app's routes and this table agree, and lints the result.
+ * - Then run `npm run openapi:types` to regenerate the committed client types.
+ * test/unit/openapi.test.ts fails until the app's routes and this table agree, lints the result
+ * with Redocly and checks the generated types are current.
  */
 
 type Method = 'get' | 'post' | 'put' | 'delete';
-type ErrorStatus = 403 | 404 | 409 | 410;
+type ErrorStatus = 403 | 404 | 409 | 410 | 503;
 type Schema = z.ZodMiniType;
 type JsonSchema = Record<string, unknown>;
 type Ok =
@@ -333,6 +337,7 @@ const ERRORS = {
   413: ['PayloadTooLarge', 'payload_too_large: body over 1 MiB or message over 100,000 characters'],
   429: ['TooManyRequests', 'rate_limited: the tenant’s request rate; retry after Retry-After seconds'],
   500: ['InternalError', 'internal: anything else; no detail is given'],
+  503: ['ServiceUnavailable', 'a dependency the operation needs is not available yet'],
 } as const;
 
 const HEADER_PARAMS = {
@@ -446,26 +451,30 @@ function operationObject(operationId: string, op: Operation) {
   };
 }
 
+/** Only the error responses some operation uses (an unused component is a lint warning). */
 function errorResponses() {
+  const used = new Set(Object.values(OPERATIONS).flatMap(errorStatuses).map(String));
   return Object.fromEntries(
-    Object.entries(ERRORS).map(([status, [name, description]]) => [
-      name,
-      {
-        description,
-        headers: {
-          ...REQUEST_ID_HEADER,
-          ...(status === '429'
-            ? {
-                'Retry-After': {
-                  description: 'Seconds until the tenant may send again',
-                  schema: { type: 'integer', minimum: 1 },
-                },
-              }
-            : {}),
+    Object.entries(ERRORS)
+      .filter(([status]) => used.has(status))
+      .map(([status, [name, description]]) => [
+        name,
+        {
+          description,
+          headers: {
+            ...REQUEST_ID_HEADER,
+            ...(status === '429'
+              ? {
+                  'Retry-After': {
+                    description: 'Seconds until the tenant may send again',
+                    schema: { type: 'integer', minimum: 1 },
+                  },
+                }
+              : {}),
+          },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      },
-    ]),
+      ]),
   );
 }
 
