@@ -299,7 +299,7 @@ export const OPERATIONS: Record<string, Operation> = {
     tag: 'Schedules',
     summary: 'Run a schedule now, as its creator',
     ok: { 202: s.TaskAccepted },
-    errors: [403, 404, 409, 410],
+    errors: [403, 404, 409],
   },
   listApiKeys: {
     method: 'get',
