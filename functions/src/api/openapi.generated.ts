@@ -481,6 +481,11 @@ export interface components {
             events: components["schemas"]["ExecutionEvent"][];
             done: boolean;
         };
+        CancelAccepted: {
+            execution_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "success" | "failed" | "cancelled" | "timeout";
+        };
         ChatSummary: {
             id: string;
             title: string;
@@ -1183,11 +1188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        execution_id: string;
-                        /** @enum {string} */
-                        status: "queued" | "running" | "success" | "failed" | "cancelled" | "timeout";
-                    };
+                    "application/json": components["schemas"]["CancelAccepted"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -76,6 +76,7 @@ const NAMED: Record<string, Schema> = {
   ExecutionList: s.ExecutionList,
   ExecutionEvent: s.ExecutionEvent,
   EventsPage: s.EventsPage,
+  CancelAccepted: s.CancelAccepted,
   ChatSummary: s.ChatSummary,
   ChatList: s.ChatList,
   ChatDetail: s.ChatDetail,
@@ -87,8 +88,6 @@ const NAMED: Record<string, Schema> = {
 };
 
 const DEFAULT_PARAMS: Record<string, Schema> = { name: s.AgentName, id: s.Ulid };
-
-const CANCEL_ACCEPTED = z.object({ execution_id: z.string(), status: s.ExecutionStatus });
 
 const SSE = {
   type: 'string',
@@ -240,7 +239,7 @@ export const OPERATIONS: Record<string, Operation> = {
     path: '/api/executions/{id}/cancel',
     tag: 'Executions',
     summary: 'Cancel a run',
-    ok: { 202: CANCEL_ACCEPTED },
+    ok: { 202: s.CancelAccepted },
     errors: [403, 404, 409],
   },
   getChat: {
