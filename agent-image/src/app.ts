@@ -1,8 +1,5 @@
-import {
-  AgentTaskRequest,
-  LEGACY_SESSION_SENTINELS,
-  SESSION_ID_PATTERN,
-} from '@reprise/functions/agent-events';
+import { AgentTaskRequest, isWellFormedSessionId } from '@reprise/functions/agent-events';
+import { errorResponse } from '@reprise/functions/api/errors';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '@reprise/functions/errors';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -21,7 +18,7 @@ export interface AgentServerDeps extends TaskDeps {
 const invalidSessionId = () => new AppError(400, 'invalid_session_id', 'The session id is malformed');
 
 const checkSessionId = (id: string) => {
-  if (!SESSION_ID_PATTERN.test(id) || LEGACY_SESSION_SENTINELS.includes(id)) throw invalidSessionId();
+  if (!isWellFormedSessionId(id)) throw invalidSessionId();
 };
 
 const parseTask = async (raw: () => Promise<unknown>): Promise<AgentTaskRequest> => {
@@ -45,11 +42,7 @@ const parseTask = async (raw: () => Promise<unknown>): Promise<AgentTaskRequest>
 export const createAgentServer = (deps: AgentServerDeps) => {
   const registry = deps.registry ?? new TaskRegistry();
   const app = new Hono();
-  app.onError((err, c) => {
-    if (err instanceof AppError) return c.json(err.toBody(), err.status as 400);
-    deps.logger.error('unhandled_error', { error: err.name });
-    return c.json({ error: { code: 'internal', message: 'Internal error' } }, 500);
-  });
+  app.onError((err, c) => errorResponse(err, c, deps.logger));
   app.notFound((c) => c.json(new NotFoundError('Route').toBody(), 404));
 
   app.get('/health', (c) => c.json({ status: 'ok' }));
@@ -69,7 +62,9 @@ export const createAgentServer = (deps: AgentServerDeps) => {
     '/api/*',
     bodyLimit({
       maxSize: 1024 * 1024,
-      onError: (c) => c.json({ error: { code: 'payload_too_large', message: 'Body too large' } }, 413),
+      onError: () => {
+        throw new AppError(413, 'payload_too_large', 'Request body is too large');
+      },
     }),
   );
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { AGENT_PORT } from '@reprise/functions/agent-events';
+import { integer, required } from '@reprise/functions/lib/env';
 
 export type ArchiveConfig = { kind: 'dir'; dir: string } | { kind: 's3'; bucket: string; prefix: string };
 
@@ -23,22 +25,6 @@ export interface AgentConfig {
 
 type Env = Record<string, string | undefined>;
 
-const required = (env: Env, name: string): string => {
-  const value = env[name];
-  if (!value) throw new Error(`Environment variable ${name} is required`);
-  return value;
-};
-
-const integer = (env: Env, name: string, fallback: number, min: number, max: number): number => {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`Environment variable ${name} must be an integer in ${min}..${max}, got "${raw}"`);
-  }
-  return value;
-};
-
 /** The CLI shipped with this package; in the image it is installed globally instead and found on PATH. */
 const defaultClaudeBin = (): string => {
   try {
@@ -57,7 +43,7 @@ const archiveConfig = (env: Env): ArchiveConfig => {
 };
 
 export const loadConfig = (env: Env = process.env): AgentConfig => ({
-  port: integer(env, 'PORT', 8000, 0, 65_535),
+  port: integer(env, 'PORT', AGENT_PORT, 0, 65_535),
   token: required(env, 'AGENT_TOKEN'),
   home: required(env, 'AGENT_HOME'),
   workdir: required(env, 'AGENT_WORKDIR'),

@@ -1,3 +1,5 @@
+import type { paths } from '@reprise/functions/api/openapi.generated';
+import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
 
@@ -97,5 +99,30 @@ describe('the HTTP contract', () => {
     expect(JSON.stringify(doc.paths['/api/agents/{name}/task']?.post?.requestBody)).toContain(
       'resume_session_id',
     );
+  });
+
+  it('serves a client generated from the document (openapi-typescript + openapi-fetch)', async () => {
+    const api = createClient<paths>({
+      baseUrl: stack.url,
+      headers: { authorization: `Bearer ${bob.token}` },
+    });
+    const me = await api.GET('/api/me');
+    expect(me.data?.email).toBe('bob@acme.test');
+    const run = await api.POST('/api/agents/{name}/task', {
+      params: { path: { name: 'demo' }, query: { wait: 25 } },
+      body: { message: 'typed client' },
+    });
+    expect(run.response.status).toBe(200);
+    const finished = run.data && 'status' in run.data && 'id' in run.data ? run.data : null;
+    expect(finished?.status).toBe('success');
+    const listed = await api.GET('/api/agents/{name}/executions', {
+      params: { path: { name: 'demo' }, query: { limit: 1 } },
+    });
+    expect(listed.data?.items[0]?.id).toBe(finished?.id);
+    const missing = await api.GET('/api/executions/{id}', {
+      params: { path: { id: '01ARZ3NDEKTSV4RRFFQ69G5FAV' } },
+    });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.error.code).toBe('not_found');
   });
 });

@@ -1,17 +1,17 @@
 import type { ExecutionStore, SessionOwner } from '../data/stores/executions';
-import { LEGACY_SESSION_SENTINELS, SESSION_ID_PATTERN } from '../lib/agent-events';
+import { isWellFormedSessionId } from '../lib/agent-events';
 import { AppError } from '../lib/errors';
 import { type Identity, isAdmin } from './identity';
 
 /**
  * One body for unknown and foreign ids: a caller must not learn that someone else's session
- * exists on this agent (the IDOR the reference platform fixed late).
+ * exists on this agent (otherwise the 404/403 difference is an IDOR oracle).
  */
 const sessionNotFound = () =>
   new AppError(404, 'session_not_found', 'No session with that id on this agent is yours to resume');
 
 export function assertWellFormedSessionId(sessionId: string): void {
-  if (LEGACY_SESSION_SENTINELS.includes(sessionId) || !SESSION_ID_PATTERN.test(sessionId)) {
+  if (!isWellFormedSessionId(sessionId)) {
     throw new AppError(400, 'invalid_session_id', 'resume_session_id is not a valid session id');
   }
 }

@@ -5,6 +5,7 @@ import { ValidationError } from '../lib/errors';
  * The cron dialect Reprise accepts: classic 5-field cron with numbers, names, `*`, lists, ranges
  * and steps. Nothing else (no seconds field, no `@daily`, no `L`/`W`/`#`/`?`), because every
  * accepted expression must mean the same thing to croner (local) and EventBridge Scheduler (AWS).
+ * The SPA's schedule form imports this module too, so the browser and the server apply one rule.
  */
 export interface CronField {
   readonly name: string;
@@ -43,8 +44,14 @@ export function parseCron(cron: string): ParsedCron {
       `expected 5 fields (minute hour day-of-month month day-of-week), got ${parts.length}; seconds and years are not supported`,
     );
   }
-  const fields = SPECS.map((spec, i) => parseField(spec, (parts[i] ?? '').toUpperCase()));
-  return fields as unknown as ParsedCron;
+  const fields = SPECS.map((spec, i) =>
+    parseField(spec, (parts[i] ?? '').toUpperCase()),
+  ) as unknown as ParsedCron;
+  if (!fields[2].star && !fields[4].star) {
+    // Classic cron runs when either day field matches; EventBridge cannot express that.
+    throw invalid('restrict day-of-month or day-of-week, not both (set one of them to *)');
+  }
+  return fields;
 }
 
 function parseField(spec: (typeof SPECS)[number], text: string): CronField {
@@ -107,10 +114,6 @@ export function normalizeTimezone(timezone: string | undefined): string {
 export function validateCron(cron: string, timezone: string | undefined): { cron: string; timezone: string } {
   const fields = parseCron(cron);
   const zone = normalizeTimezone(timezone);
-  if (!fields[2].star && !fields[4].star) {
-    // Classic cron runs when either day field matches; EventBridge cannot express that.
-    throw invalid('restrict day-of-month or day-of-week, not both (set one of them to *)');
-  }
   const canonical = fields.map((f) => f.text).join(' ');
   let runs: Date[];
   try {

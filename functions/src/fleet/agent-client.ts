@@ -1,4 +1,4 @@
-import { type AgentEvent, type AgentTaskRequest, SessionState } from '../lib/agent-events';
+import { AgentEvent, type AgentTaskRequest, SessionState } from '../lib/agent-events';
 import type { AgentEndpoint } from './agent-fleet';
 
 export class AgentHttpError extends Error {
@@ -9,6 +9,22 @@ export class AgentHttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** One NDJSON line, checked against the protocol's schema: a line outside it ends the stream. */
+function parseEvent(line: string): AgentEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new AgentHttpError(502, 'agent_unreachable', 'Agent server sent a line that is not JSON');
+  }
+  const parsed = AgentEvent.safeParse(value);
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((i) => i.path.join('.') || '(root)').join(', ');
+    throw new AgentHttpError(502, 'agent_unreachable', `Agent server sent an invalid event (${where})`);
+  }
+  return parsed.data;
 }
 
 /** The platform's side of the agent server protocol (NDJSON over HTTP, bearer token). */
@@ -40,11 +56,11 @@ export class AgentClient {
       while (newline >= 0) {
         const line = buffer.slice(0, newline).trim();
         buffer = buffer.slice(newline + 1);
-        if (line) yield JSON.parse(line) as AgentEvent;
+        if (line) yield parseEvent(line);
         newline = buffer.indexOf('\n');
       }
     }
-    if (buffer.trim()) yield JSON.parse(buffer) as AgentEvent;
+    if (buffer.trim()) yield parseEvent(buffer.trim());
   }
 
   private async call(

@@ -88,6 +88,12 @@ export type AgentEventType = AgentEvent['type'];
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 /** Placeholders an older platform stored instead of a real session id; never resumable. */
 export const LEGACY_SESSION_SENTINELS: readonly string[] = ['dispatched', 'dispatched_async'];
+/** The one shape check for a session id to resume, applied by the platform and the agent server. */
+export const isWellFormedSessionId = (id: string): boolean =>
+  SESSION_ID_PATTERN.test(id) && !LEGACY_SESSION_SENTINELS.includes(id);
+
+/** The port the agent server listens on in its image (and that ECS maps and security groups open). */
+export const AGENT_PORT = 8080;
 
 /** The body the platform sends to an agent server's `POST /api/task`. */
 export const AgentTaskRequest = z.object({

@@ -1,6 +1,6 @@
 /**
  * Configuration is read once, typed, and fails fast naming the missing variable. Nothing else in
- * the functions package reads process.env.
+ * the functions package reads process.env; the agent server's config uses these helpers too.
  */
 export class ConfigError extends Error {}
 
@@ -18,12 +18,20 @@ export function optional(source: Source, name: string, fallback: string): string
   return value === undefined || value === '' ? fallback : value;
 }
 
-export function integer(source: Source, name: string, fallback: number): number {
+export function integer(
+  source: Source,
+  name: string,
+  fallback: number,
+  min = Number.MIN_SAFE_INTEGER,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = source[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value))
-    throw new ConfigError(`Environment variable ${name} must be an integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const range = min > Number.MIN_SAFE_INTEGER || max < Number.MAX_SAFE_INTEGER ? ` in ${min}..${max}` : '';
+    throw new ConfigError(`Environment variable ${name} must be an integer${range}, got "${raw}"`);
+  }
   return value;
 }
 

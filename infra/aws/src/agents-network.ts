@@ -1,3 +1,4 @@
+import { AGENT_PORT } from '@reprise/functions/agent-events';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import {
   FlowLogDestination,
@@ -9,7 +10,7 @@ import {
 } from 'aws-cdk-lib/aws-ec2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { AGENT_PORT, isEphemeral, resourceName } from './naming';
+import { isEphemeral, resourceName } from './naming';
 
 /**
  * Private subnets in two AZs (AZs resolved by CloudFormation, so the stack stays env-agnostic and

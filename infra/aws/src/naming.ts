@@ -22,6 +22,3 @@ export const isEphemeral = (stage: string): boolean => stage === 'dev';
 /** Tables, file systems and pools hold tenant data: keep them when a non-dev stack goes away. */
 export const statefulRemoval = (stage: string): RemovalPolicy =>
   isEphemeral(stage) ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN;
-
-/** The agent-server port the fleet's task definitions expose (agent-image listens here). */
-export const AGENT_PORT = 8080;

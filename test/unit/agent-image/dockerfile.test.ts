@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { loadConfig } from '@reprise/agent-image/config';
+import { AGENT_PORT } from '@reprise/functions/agent-events';
 import { describe, expect, it } from 'vitest';
 
 const read = (path: string) => readFileSync(new URL(`../../../agent-image/${path}`, import.meta.url), 'utf8');
@@ -22,6 +24,14 @@ describe('agent image Dockerfile', () => {
   it('declares a health check and SIGTERM as the stop signal', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/health/m);
     expect(dockerfile).toMatch(/^STOPSIGNAL SIGTERM$/m);
+  });
+
+  it('listens on AGENT_PORT, the port ECS maps and the security groups open', () => {
+    expect(dockerfile).toContain(`PORT=${AGENT_PORT} `);
+    expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${AGENT_PORT}$`, 'm'));
+    expect(dockerfile).toContain(`process.env.PORT||${AGENT_PORT})`);
+    const env = { AGENT_TOKEN: 't', AGENT_HOME: '/h', AGENT_WORKDIR: '/w', ARCHIVE_DIR: '/a' };
+    expect(loadConfig(env).port).toBe(AGENT_PORT);
   });
 
   it('bakes in no secret', () => {

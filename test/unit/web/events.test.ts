@@ -83,4 +83,34 @@ describe('followEvents', () => {
       followEvents(apiFor(server.fetch), 'nope', { signal: new AbortController().signal, onEvent: () => {} }),
     ).rejects.toMatchObject({ status: 404, code: 'not_found' });
   });
+
+  it('parses a stream split anywhere (mid-line, between CR and LF) and skips heartbeats', async () => {
+    const text =
+      `: heartbeat\r\n\r\n${frame(1, { type: 'text', text: 'a\nb' })}${frame(2, result('ab', 's1'))}`.replace(
+        /\n\n/g,
+        '\r\n\r\n',
+      );
+    const chunks = text.match(/[\s\S]{1,7}/g) ?? [];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(new TextEncoder().encode(chunk));
+        controller.close();
+      },
+    });
+    const server = createFakeServer({
+      'GET /api/executions/e1/events': () =>
+        new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
+    });
+    const seen: StreamEvent[] = [];
+    const done = await followEvents(apiFor(server.fetch), 'e1', {
+      signal: new AbortController().signal,
+      onEvent: (ev) => seen.push(ev),
+    });
+    expect(done).toBe(true);
+    expect(seen.map((e) => [e.seq, e.type])).toEqual([
+      [1, 'text'],
+      [2, 'result'],
+    ]);
+    expect(seen[0]?.data).toEqual({ type: 'text', text: 'a\nb' });
+  });
 });

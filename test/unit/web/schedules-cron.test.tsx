@@ -1,8 +1,8 @@
-import { validateCron } from '@reprise/functions/core/schedule-cron';
+import { parseCron, validateCron } from '@reprise/functions/core/schedule-cron';
 import { fireEvent, screen, within } from '@solidjs/testing-library';
 import { describe, expect, it } from 'vitest';
 import { describeCron } from '~/components/schedules/cron-describe';
-import { checkCron } from '~/components/schedules/cron-fields';
+import { clientErrors, initialValues } from '~/components/schedules/form-model';
 import { nextRuns } from '~/components/schedules/next-runs';
 import { createFakeServer } from './fake-server';
 import { agent } from './fixtures';
@@ -32,23 +32,40 @@ describe('describeCron', () => {
   });
 });
 
-describe('checkCron', () => {
+const cronError = (cron: string, timezone = 'UTC') =>
+  clientErrors({ ...initialValues(undefined), cron, timezone }, false).cron;
+
+describe('the form checks the cron with the server’s rule', () => {
   it.each([
-    ['0 9 * *', 'Expected 5 fields (minute hour day-of-month month day-of-week), got 4.'],
-    ['0 9 * * * 2026', 'Expected 5 fields (minute hour day-of-month month day-of-week), got 6.'],
-    ['0 24 * * *', 'The hour field "24" is outside 0–23.'],
+    [
+      '0 9 * *',
+      'Expected 5 fields (minute hour day-of-month month day-of-week), got 4; seconds and years are not supported.',
+    ],
+    [
+      '0 9 * * * 2026',
+      'Expected 5 fields (minute hour day-of-month month day-of-week), got 6; seconds and years are not supported.',
+    ],
+    ['0 24 * * *', 'The hour field "24" is outside 0-23.'],
     ['0 9 1 * MON', 'Restrict day-of-month or day-of-week, not both (set one of them to *).'],
     ['5/10 * * * *', 'The minute field "5/10" steps from a single value; write */n or a-b/n.'],
     ['0 9 * FOO *', 'The month field "FOO" contains "FOO".'],
+    ['0 9 31 2 *', '"0 9 31 2 *" never matches a date.'],
   ])('rejects "%s"', (cron, error) => {
-    expect(checkCron(cron)).toEqual({ ok: false, error });
+    expect(cronError(cron)).toBe(error);
+  });
+
+  it('names an unknown time zone and still checks the cron', () => {
+    const errors = clientErrors(
+      { ...initialValues(undefined), cron: '0 9 * *', timezone: 'Mars/Olympus' },
+      false,
+    );
+    expect(errors.timezone).toBe('"Mars/Olympus" is not a known IANA time zone (for example Europe/Berlin).');
+    expect(errors.cron).toContain('Expected 5 fields');
   });
 
   it('accepts names, lists, ranges and steps', () => {
-    const checked = checkCron('*/20 9-17/4 * JAN,JUL sun-sat');
-    expect(checked.ok).toBe(true);
-    if (!checked.ok) return;
-    expect(checked.fields.map((f) => f.values)).toEqual([
+    expect(cronError('*/20 9-17/4 * JAN,JUL sun-sat')).toBeUndefined();
+    expect(parseCron('*/20 9-17/4 * JAN,JUL sun-sat').map((f) => f.values)).toEqual([
       [0, 20, 40],
       [9, 13, 17],
       expect.any(Array),
@@ -83,7 +100,7 @@ describe('the form and the server agree on the dialect', () => {
     } catch {
       serverAccepts = false;
     }
-    expect(checkCron(cron).ok).toBe(serverAccepts);
+    expect(cronError(cron) === undefined).toBe(serverAccepts);
   });
 });
 

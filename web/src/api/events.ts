@@ -1,8 +1,8 @@
 import type { AgentEvent } from '@reprise/functions/agent-events';
 import type { EventsPage, EventType } from '@reprise/functions/schemas';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ApiError } from './api-error';
 import type { Api } from './client';
-import { createSseParser, type SseMessage } from './sse-parser';
 
 export type StreamEvent = { seq: number; type: EventType; data: AgentEvent };
 
@@ -28,7 +28,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
   });
 
 /** The API may send the stored event (`{seq,type,data}`) or the bare agent event as `data:`. */
-export function toStreamEvent(msg: SseMessage, fallbackSeq: number): StreamEvent | null {
+export function toStreamEvent(msg: EventSourceMessage, fallbackSeq: number): StreamEvent | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(msg.data);
@@ -37,11 +37,11 @@ export function toStreamEvent(msg: SseMessage, fallbackSeq: number): StreamEvent
   }
   if (!parsed || typeof parsed !== 'object') return null;
   const obj = parsed as Record<string, unknown>;
-  const idSeq = msg.id !== null && msg.id !== '' ? Number(msg.id) : Number.NaN;
+  const idSeq = msg.id ? Number(msg.id) : Number.NaN;
   if (typeof obj.seq === 'number' && obj.data && typeof obj.data === 'object') {
     return { seq: obj.seq, type: obj.type as EventType, data: obj.data as AgentEvent };
   }
-  const type = (msg.event !== 'message' ? msg.event : obj.type) as EventType;
+  const type = (msg.event && msg.event !== 'message' ? msg.event : obj.type) as EventType;
   return { seq: Number.isFinite(idSeq) ? idSeq : fallbackSeq, type, data: { ...obj, type } as AgentEvent };
 }
 
@@ -112,27 +112,29 @@ export async function followEvents(api: Api, executionId: string, opts: FollowOp
   return finished;
 }
 
+/** Reads a `text/event-stream` body with eventsource-parser until onMessage says stop. */
 async function readStream(
   body: ReadableStream<Uint8Array>,
   signal: AbortSignal,
-  onMessage: (msg: SseMessage) => boolean,
+  onMessage: (msg: EventSourceMessage) => boolean,
 ): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  const parser = createSseParser();
+  let stopped = false;
+  const parser = createParser({
+    onEvent: (msg) => {
+      if (!stopped && onMessage(msg)) stopped = true;
+    },
+  });
   const stop = () => void reader.cancel().catch(() => {});
   signal.addEventListener('abort', stop);
   try {
-    for (;;) {
+    while (!stopped) {
       const { done, value } = await reader.read();
       if (done) return;
-      for (const msg of parser.push(decoder.decode(value, { stream: true }))) {
-        if (onMessage(msg)) {
-          stop();
-          return;
-        }
-      }
+      parser.feed(decoder.decode(value, { stream: true }));
     }
+    stop();
   } finally {
     signal.removeEventListener('abort', stop);
   }

@@ -1,9 +1,10 @@
 import type { RegisterTaskDefinitionCommandInput } from '@aws-sdk/client-ecs';
+import { AGENT_PORT } from '../../lib/agent-events';
 import type { AgentRef } from '../agent-fleet';
 import type { EcsFleetConfig } from './config';
 import { type AgentResourceNames, agentTags } from './names';
 
-export const AGENT_PORT = 8080;
+export { AGENT_PORT };
 export const CONTAINER_NAME = 'agent';
 export const HOME_VOLUME = 'home';
 /** The container's HOME: the agent's EFS access point, where Claude keeps its sessions. */

@@ -78,6 +78,10 @@ export const Execution = z.object({
 });
 export type Execution = z.infer<typeof Execution>;
 
+/** `POST /api/executions/{id}/cancel` → 202. */
+export const CancelAccepted = z.object({ execution_id: z.string(), status: ExecutionStatus });
+export type CancelAccepted = z.infer<typeof CancelAccepted>;
+
 export const EventType = z.enum(['status', 'text', 'tool_use', 'tool_result', 'result', 'error']);
 export type EventType = z.infer<typeof EventType>;
 

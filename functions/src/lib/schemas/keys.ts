@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { Timestamp } from './common';
 
+/** The id the delete route accepts: bounded only, an unknown id is a 404 like any other. */
+export const ApiKeyId = z.string().check(z.maxLength(64));
+
 export const CreateApiKeyRequest = z.object({ name: z.string().check(z.minLength(1), z.maxLength(100)) });
 
 export const ApiKeySummary = z.object({ id: z.string(), name: z.string(), created_at: Timestamp });

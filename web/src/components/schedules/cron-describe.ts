@@ -1,4 +1,4 @@
-import { checkCron, type Field } from './cron-fields';
+import { type CronField as Field, type ParsedCron, parseCron } from '@reprise/functions/core/schedule-cron';
 
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const MONTH_NAMES = [
@@ -23,9 +23,13 @@ const MAX_LISTED_TIMES = 6;
  * the expression does not parse (the form shows the error instead).
  */
 export function describeCron(cron: string, timezone: string): string | null {
-  const checked = checkCron(cron);
-  if (!checked.ok) return null;
-  const [minute, hour, dom, month, dow] = checked.fields;
+  let fields: ParsedCron;
+  try {
+    fields = parseCron(cron);
+  } catch {
+    return null;
+  }
+  const [minute, hour, dom, month, dow] = fields;
   const times = fixedTimes(minute, hour);
   const inMonths = month.star
     ? ''

@@ -1,6 +1,6 @@
 import { createMemo, For, Show } from 'solid-js';
 import { describeCron } from './cron-describe';
-import { isKnownTimezone } from './cron-fields';
+import { isKnownTimezone } from './form-model';
 import { formatInZone, nextRuns } from './next-runs';
 
 const PREVIEW_RUNS = 3;

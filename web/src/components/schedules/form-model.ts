@@ -1,6 +1,7 @@
+import { normalizeTimezone, validateCron } from '@reprise/functions/core/schedule-cron';
+import { ValidationError } from '@reprise/functions/errors';
 import type { Schedule, ScheduleInput } from '@reprise/functions/schemas';
 import { ApiError, errorMessage } from '~/api/api-error';
-import { checkCron, isKnownTimezone } from './cron-fields';
 import { browserTimezone } from './timezones';
 
 export const FORM_FIELDS = ['name', 'cron', 'timezone', 'message', 'timeout_seconds'] as const;
@@ -34,18 +35,33 @@ export function toScheduleInput(v: FormValues): ScheduleInput {
   };
 }
 
+/** The server's own rule, run in the browser: its first message as a sentence, or null. */
+function verdict(check: () => unknown): string | null {
+  try {
+    check();
+    return null;
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    const first = err.details?.[0] as { message?: string } | undefined;
+    const text = first?.message ?? err.message;
+    return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+  }
+}
+
+/** Whether the server would accept this time zone name. */
+export const isKnownTimezone = (zone: string): boolean => verdict(() => normalizeTimezone(zone)) === null;
+
 /**
  * What the browser can tell before asking the server. Cron and zone are checked as they are typed;
  * empty required fields only once the user has tried to save.
  */
 export function clientErrors(v: FormValues, submitted: boolean): FieldErrors {
   const errors: FieldErrors = {};
-  const cron = checkCron(v.cron);
-  if (!cron.ok) errors.cron = cron.error;
   const zone = v.timezone.trim();
-  if (zone && !isKnownTimezone(zone)) {
-    errors.timezone = `"${zone}" is not a known IANA time zone (for example Europe/Berlin).`;
-  }
+  const zoneError = zone ? verdict(() => normalizeTimezone(zone)) : null;
+  if (zoneError) errors.timezone = zoneError;
+  const cronError = verdict(() => validateCron(v.cron, zone && !zoneError ? zone : 'UTC'));
+  if (cronError) errors.cron = cronError;
   const timeout = v.timeout_seconds.trim();
   if (timeout && !/^\d+$/.test(timeout)) errors.timeout_seconds = 'Whole seconds, 10 to 840.';
   else if (timeout && (Number(timeout) < 10 || Number(timeout) > 840)) {
