@@ -1,9 +1,13 @@
 import type { RunSpec } from './runtime';
 
-/** The claude CLI flags for one turn. The prompt is never among them: it goes to stdin. */
-export const buildClaudeArgs = (spec: RunSpec): string[] => {
+/**
+ * The claude CLI flags for one turn. The prompt is never among them: it goes to stdin, as plain
+ * text, or with `streamInput` as one stream-json message per turn to a process that stays alive.
+ */
+export const buildClaudeArgs = (spec: RunSpec, options: { streamInput?: boolean } = {}): string[] => {
   const args = [
     '--print',
+    ...(options.streamInput ? ['--input-format', 'stream-json'] : []),
     '--output-format',
     'stream-json',
     '--verbose',
