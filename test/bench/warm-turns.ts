@@ -35,7 +35,8 @@ export async function benchWarmTurns(opts: Options) {
       headers,
       body: bodyFor(chat, message),
     });
-    const body = await res.json();
+    // biome-ignore lint/suspicious/noExplicitAny: bench bodies are read field by field
+    const body: any = await res.json();
     if (res.status !== 200 && res.status !== 202)
       throw new Error(`turn: ${res.status} ${JSON.stringify(body)}`);
     chat.chatId ??= body.chat_session_id ?? null;

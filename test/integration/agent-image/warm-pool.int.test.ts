@@ -161,6 +161,29 @@ describe('warm chat turns (real claude CLI kept alive, scripted model)', () => {
     expect(await warmPid(server, forkId)).toBe(pid);
   });
 
+  it('restores a transcript deleted while its chat is warm; the warm turn lands in the restored file', async () => {
+    const c = chat(server);
+    await c.say('before the delete');
+    const pid = await warmPid(server, c.sessionId!);
+    const file = join(
+      server.home,
+      '.claude',
+      'projects',
+      server.workdir.replace(/[^A-Za-z0-9]/g, '-'),
+      `${c.sessionId}.jsonl`,
+    );
+    rmSync(file);
+    const turn = await c.say('recap after the delete');
+    expect(turn.events).toContainEqual(
+      expect.objectContaining({ type: 'error', code: 'transcript_restored' }),
+    );
+    expect(turn.result.response).toContain('You asked: before the delete');
+    expect(await warmPid(server, c.sessionId!)).toBe(pid);
+    const answer = JSON.stringify(turn.result.response).slice(1, -1);
+    expect(readFileSync(file, 'utf8')).toContain(answer);
+    expect(readFileSync(join(server.archiveDir, `${c.sessionId}.jsonl`), 'utf8')).toContain(answer);
+  });
+
   it('starts a new process when a turn asks for another model, and keeps the context', async () => {
     const c = chat(server);
     await c.say('model one turn');
