@@ -7,7 +7,8 @@ import type { RunSpec } from './runtime';
 export const buildClaudeArgs = (spec: RunSpec, options: { streamInput?: boolean } = {}): string[] => {
   const args = [
     '--print',
-    ...(options.streamInput ? ['--input-format', 'stream-json'] : []),
+    // The echo of each message (with our uuid) marks where that turn's output begins.
+    ...(options.streamInput ? ['--input-format', 'stream-json', '--replay-user-messages'] : []),
     '--output-format',
     'stream-json',
     '--verbose',
