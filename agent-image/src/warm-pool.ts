@@ -49,7 +49,8 @@ export class WarmPool {
     if (!entry) return null;
     this.remove(sessionId, entry);
     if (entry.flags !== flags || !entry.process.alive) {
-      this.options.logger.info('warm_replaced', { session_id: sessionId, reason: 'flags' });
+      const reason = entry.process.alive ? 'flags' : 'exited';
+      this.options.logger.info('warm_replaced', { session_id: sessionId, reason });
       void entry.process.close();
       return null;
     }
