@@ -8,10 +8,13 @@ import { createEventChannel } from './ndjson';
 import { TaskRegistry } from './task-registry';
 import { runTask, type TaskDeps } from './task-runner';
 import { fileExists } from './transcripts';
+import type { WarmPool } from './warm-pool';
 
 export interface AgentServerDeps extends TaskDeps {
   token: string;
   registry?: TaskRegistry;
+  /** The idle CLI processes between chat turns, for `GET/DELETE /api/warm`. */
+  warm?: WarmPool;
   defaultTimeoutSeconds?: number;
 }
 
@@ -111,6 +114,16 @@ export const createAgentServer = (deps: AgentServerDeps) => {
   app.post('/api/task/:execution_id/cancel', (c) => {
     if (!registry.cancel(c.req.param('execution_id'))) throw new NotFoundError('Running task');
     return c.json({ status: 'cancelling' }, 202);
+  });
+
+  // Operators and tests see which chats are warm and in which process; a drop makes the next turn cold.
+  app.get('/api/warm', (c) => c.json({ size: deps.warm?.size ?? 0, items: deps.warm?.list() ?? [] }));
+
+  app.delete('/api/warm/:session_id', async (c) => {
+    const id = c.req.param('session_id');
+    checkSessionId(id);
+    if (!(await deps.warm?.drop(id))) throw new NotFoundError('Warm process');
+    return c.body(null, 204);
   });
 
   return app;

@@ -1,9 +1,14 @@
 import type { RunSpec } from './runtime';
 
-/** The claude CLI flags for one turn. The prompt is never among them: it goes to stdin. */
-export const buildClaudeArgs = (spec: RunSpec): string[] => {
+/**
+ * The claude CLI flags for one turn. The prompt is never among them: it goes to stdin, as plain
+ * text, or with `streamInput` as one stream-json message per turn to a process that stays alive.
+ */
+export const buildClaudeArgs = (spec: RunSpec, options: { streamInput?: boolean } = {}): string[] => {
   const args = [
     '--print',
+    // The echo of each message (with our uuid) marks where that turn's output begins.
+    ...(options.streamInput ? ['--input-format', 'stream-json', '--replay-user-messages'] : []),
     '--output-format',
     'stream-json',
     '--verbose',

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { buildClaudeArgs } from './claude-args';
+import { startWarmClaude } from './claude-warm';
 import { runCli } from './cli-process';
 import type { Runtime } from './runtime';
 import { createStreamParser } from './stream-parser';
@@ -55,5 +56,15 @@ export const createClaudeRuntime = (options: ClaudeOptions): Runtime => {
       });
       return parser.finish(exit);
     },
+    startWarm: (spec) =>
+      startWarmClaude(
+        {
+          bin: options.bin,
+          workdir: options.workdir,
+          env: claudeEnv(options),
+          killGraceMs: options.killGraceMs,
+        },
+        spec,
+      ),
   };
 };

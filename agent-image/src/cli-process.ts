@@ -77,3 +77,84 @@ export const runCli = async (run: CliInvocation): Promise<CliExit> => {
     spawnError: spawnError ? spawnError.slice(0, 500) : null,
   };
 };
+
+export type CliSessionInvocation = Omit<CliInvocation, 'input' | 'signal'>;
+
+/** A CLI that stays alive and reads one line per message on stdin (stream-json input). */
+export interface CliSession {
+  readonly pid: number | undefined;
+  readonly alive: boolean;
+  /** Writes one line to stdin; false when stdin is already closed. */
+  write(line: string): boolean;
+  /** SIGTERM to the group, SIGKILL after the grace period; resolves with the exit. */
+  stop(): Promise<CliExit>;
+  /** Settles after the process exited and every stdout line went to `onLine`. */
+  readonly exited: Promise<CliExit>;
+}
+
+/**
+ * Same spawn rules as `runCli` (argument array, no shell, own process group, complete env), but
+ * stdin stays open for later messages. Closing our end (or this server dying) ends the CLI.
+ */
+export const startCliSession = (run: CliSessionInvocation): CliSession => {
+  const child = execa(run.bin, run.args, {
+    cwd: run.cwd,
+    env: run.env,
+    extendEnv: false,
+    stdin: 'pipe',
+    detached: true,
+    cleanup: false,
+    buffer: false,
+    reject: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  let alive = true;
+  let hardKill: NodeJS.Timeout | undefined;
+  let stderrTail = '';
+  // A write racing the process's death must not crash the server (EPIPE).
+  child.stdin?.on('error', () => {});
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+  });
+  const linesDone = (async () => {
+    if (!child.stdout) return;
+    const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of lines) run.onLine(line);
+  })();
+  const exited = (async (): Promise<CliExit> => {
+    const result = await child;
+    alive = false;
+    await linesDone.catch(() => {});
+    clearTimeout(hardKill);
+    killGroup(child.pid, 'SIGKILL');
+    const spawnError =
+      result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
+    return {
+      exitCode: result.exitCode ?? null,
+      signal: result.signal ?? null,
+      stderrTail,
+      spawnError: spawnError ? spawnError.slice(0, 500) : null,
+    };
+  })();
+  return {
+    pid: child.pid,
+    get alive() {
+      return alive;
+    },
+    write: (line) => {
+      const stdin = child.stdin;
+      if (!alive || !stdin || stdin.destroyed || stdin.writableEnded) return false;
+      stdin.write(line.endsWith('\n') ? line : `${line}\n`);
+      return true;
+    },
+    stop: () => {
+      if (alive && hardKill === undefined) {
+        killGroup(child.pid, 'SIGTERM');
+        hardKill = setTimeout(() => killGroup(child.pid, 'SIGKILL'), run.killGraceMs);
+      }
+      return exited;
+    },
+    exited,
+  };
+};

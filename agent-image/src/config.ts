@@ -21,6 +21,10 @@ export interface AgentConfig {
   claudeMaxRetries?: number;
   /** How long SIGTERM waits for cancelled runs to write their results before exiting. */
   shutdownGraceMs: number;
+  /** Idle CLI processes kept between chat turns (0: every turn starts a CLI). */
+  warmPoolSize: number;
+  /** An idle warm process exits after this many seconds without a turn. */
+  warmIdleSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -56,4 +60,6 @@ export const loadConfig = (env: Env = process.env): AgentConfig => ({
     ? { claudeMaxRetries: integer(env, 'CLAUDE_CODE_MAX_RETRIES', 10, 0, 100) }
     : {}),
   shutdownGraceMs: integer(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+  warmPoolSize: integer(env, 'WARM_POOL_SIZE', 4, 0, 64),
+  warmIdleSeconds: integer(env, 'WARM_IDLE_SECONDS', 600, 1, 86_400),
 });

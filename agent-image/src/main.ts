@@ -9,6 +9,8 @@ import { type ArchiveConfig, loadConfig } from './config';
 import { createFileLedger } from './session-ledger';
 import { TaskRegistry } from './task-registry';
 import { ensureClaudeSettings } from './transcripts';
+import { WarmPool } from './warm-pool';
+import { withWarmPool } from './warm-runtime';
 
 const config = loadConfig();
 const logger = createLogger({ service: 'agent-server' });
@@ -28,23 +30,28 @@ mkdirSync(config.home, { recursive: true });
 await ensureClaudeSettings(config.home);
 
 const registry = new TaskRegistry();
+const warm = new WarmPool({ size: config.warmPoolSize, idleMs: config.warmIdleSeconds * 1000, logger });
 const app = createAgentServer({
   token: config.token,
   registry,
+  warm,
   logger,
   archive: await archiveFor(config.archive),
   ledger: createFileLedger(config.home),
-  runtime: createClaudeRuntime({
-    bin: config.claudeBin,
-    home: config.home,
-    workdir: config.workdir,
-    baseUrl: config.anthropicBaseUrl,
-    apiKey: config.anthropicApiKey,
-    killGraceMs: config.killGraceMs,
-    maxRetries: config.claudeMaxRetries,
-    path: process.env.PATH,
-    isRoot: process.getuid?.() === 0,
-  }),
+  runtime: withWarmPool(
+    createClaudeRuntime({
+      bin: config.claudeBin,
+      home: config.home,
+      workdir: config.workdir,
+      baseUrl: config.anthropicBaseUrl,
+      apiKey: config.anthropicApiKey,
+      killGraceMs: config.killGraceMs,
+      maxRetries: config.claudeMaxRetries,
+      path: process.env.PATH,
+      isRoot: process.getuid?.() === 0,
+    }),
+    warm,
+  ),
 });
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, (info) => {
@@ -56,11 +63,13 @@ let stopping = false;
 const shutdown = async (signal: string) => {
   if (stopping) return;
   stopping = true;
-  logger.info('shutdown', { signal, running: registry.size });
+  logger.info('shutdown', { signal, running: registry.size, warm: warm.list().length });
   const drained = new Promise<void>((resolve) => server.close(() => resolve()));
   const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + config.killGraceMs);
   force.unref();
   await registry.cancelAll();
+  // Idle warm processes have their own process groups: stop them, or they would outlive us.
+  await warm.close();
   // Let the cancelled turns' final `result` lines reach their clients before exiting.
   await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, 2_000))]);
   process.exit(0);

@@ -38,4 +38,36 @@ export interface Runtime {
   /** Where the runtime keeps a session's transcript, so it can be archived, restored and repaired. */
   transcriptPath(sessionId: string): string;
   run(spec: RunSpec, io: RunIo): Promise<RunOutcome>;
+  /** Present when the CLI can keep a session open between turns (see warm-runtime.ts). */
+  startWarm?: WarmCapable['startWarm'];
+}
+
+/** What a warm turn produced; `delivered` is false when the process died before reading it. */
+export interface WarmTurn {
+  outcome: RunOutcome;
+  delivered: boolean;
+}
+
+/**
+ * A CLI process that keeps its session open and takes one turn after another (claude's
+ * stream-json input). It serves one turn at a time; an aborted turn kills the process.
+ */
+export interface WarmProcess {
+  readonly pid: number | undefined;
+  readonly alive: boolean;
+  /** Turns this process has been given, the first one included. */
+  readonly turns: number;
+  turn(prompt: string, io: RunIo): Promise<WarmTurn>;
+  /** Stops the whole process group; resolves once it has exited. */
+  close(): Promise<void>;
+  /** Resolves when the process exits for any reason. */
+  readonly exited: Promise<void>;
+}
+
+/**
+ * Optional capability of a Runtime: start a process for `spec` (new session, resume or fork, as
+ * `run` would) that stays alive after its first turn. Runtimes without it keep the cold path.
+ */
+export interface WarmCapable {
+  startWarm(spec: RunSpec): WarmProcess;
 }

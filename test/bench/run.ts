@@ -8,10 +8,45 @@ import { benchResumeGate } from './resume-gate';
 import { benchApiBundle, spaJsGzipBytes } from './sizes';
 import { round } from './stats';
 import { benchTurnOverhead } from './turn-overhead';
+import { benchWarmTurns } from './warm-turns';
 
-/** `npm run bench`: prints figures, asserts nothing; the last lines are name=value for scripts. */
+/**
+ * `npm run bench`: prints figures, asserts nothing; the last lines are name=value for scripts.
+ * `BENCH=warm npm run bench` measures only the warm/cold chat turn figures.
+ */
 const progress = (s: string) => process.stderr.write(`• ${s}\n`);
 const dir = await mkdtemp(join(tmpdir(), 'rp-bench-'));
+const only = process.env.BENCH;
+
+const warmFigures = async (stack: Awaited<ReturnType<typeof startLocalStack>>, token: string) => {
+  progress('warm vs cold chat turns');
+  const warm = await benchWarmTurns({
+    url: stack.url,
+    token,
+    agent: { tenant: 'acme', agent: 'demo' },
+    endpoint: (ref) => stack.platform.fleet.endpoint(ref),
+    runs: 15,
+  });
+  return () => {
+    console.log(`warm_turn_ms=${round(warm.warmTurnMs, 1)}`);
+    console.log(`cold_turn_ms=${round(warm.coldTurnMs, 1)}`);
+    console.log(`warm_first_event_ms=${round(warm.warmFirstEventMs, 1)}`);
+    console.log(`cold_first_event_ms=${round(warm.coldFirstEventMs, 1)}`);
+    console.log(`warm_process_rss_mb=${round(warm.warmProcessRssMb, 1)}`);
+  };
+};
+
+if (only === 'warm') {
+  progress('starting the local stack');
+  const stack = await startLocalStack({ dataDir: dir });
+  try {
+    const print = await warmFigures(stack, await devToken(stack.url, 'bob@acme.test'));
+    print();
+  } finally {
+    await stack.stop();
+  }
+  process.exit(0);
+}
 
 progress('bundling the api Lambda');
 const bundle = await benchApiBundle(dir);
@@ -35,6 +70,7 @@ try {
   });
   progress('first streamed event');
   const first = await benchFirstEvent(stack.url, token, 5);
+  const printWarm = await warmFigures(stack, token);
 
   console.log(
     `resume gate median: ${round(gate.atSmall)} ms at 1,000 executions, ${round(gate.atLarge)} ms at 100,000`,
@@ -54,6 +90,7 @@ try {
   console.log(`api_bundle_kb=${round(bundle.bytes / 1024, 1)}`);
   console.log(`api_cold_import_ms=${round(bundle.coldImportMs, 1)}`);
   console.log(`spa_js_gzip_kb=${round(spa / 1024, 1)}`);
+  printWarm();
 } finally {
   await stack.stop();
 }

@@ -21,6 +21,15 @@ describe('agent server config', () => {
     expect(loadConfig({ ...env, CLAUDE_CODE_MAX_RETRIES: '0' }).claudeMaxRetries).toBe(0);
   });
 
+  it('keeps four warm processes for ten minutes unless told otherwise, 0 turning the pool off', () => {
+    expect(loadConfig(env)).toMatchObject({ warmPoolSize: 4, warmIdleSeconds: 600 });
+    expect(loadConfig({ ...env, WARM_POOL_SIZE: '0', WARM_IDLE_SECONDS: '30' })).toMatchObject({
+      warmPoolSize: 0,
+      warmIdleSeconds: 30,
+    });
+    expect(() => loadConfig({ ...env, WARM_IDLE_SECONDS: '0' })).toThrow('WARM_IDLE_SECONDS');
+  });
+
   it('prefers the S3 archive when a bucket is set', () => {
     expect(loadConfig({ ...env, ARCHIVE_BUCKET: 'b', ARCHIVE_PREFIX: 'acme/' }).archive).toEqual({
       kind: 's3',
