@@ -12,6 +12,7 @@ type Op = {
 /** The contract as data: every route with the same zod schemas that validate it. */
 const ROUTES: Record<string, Record<string, Op>> = {
   '/api/health': { get: { summary: 'Health', response: s.Health } },
+  '/api/ready': { get: { summary: 'Readiness (503 until runs can be served)', response: s.Readiness } },
   '/api/me': { get: { summary: 'The caller', response: s.Me } },
   '/api/agents': {
     get: { summary: 'Agents the caller can see', response: s.AgentList },

@@ -1,9 +1,11 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import { S3Client } from '@aws-sdk/client-s3';
 import type { CoreDeps } from '../core/deps';
 import { pollingEventSignal } from '../core/event-signals';
 import { systemClock } from '../core/ports';
 import { createDb } from '../data/client';
 import { createStores } from '../data/create-stores';
+import { s3PayloadStore } from '../data/payloads/s3';
 import { AgentClient } from '../fleet/agent-client';
 import { RemoteAgentFleet } from '../fleet/remote';
 import { optional, required } from '../lib/env';
@@ -21,7 +23,10 @@ export function createAwsCoreDeps(service: string, source: Source = process.env)
   const lambda = new LambdaClient({ region });
   const runnerName = optional(source, 'RUNNER_FUNCTION_NAME', '');
   return {
-    stores: createStores(createDb({ tableName: required(source, 'TABLE_NAME'), region })),
+    stores: createStores(
+      createDb({ tableName: required(source, 'TABLE_NAME'), region }),
+      s3PayloadStore(new S3Client({ region }), required(source, 'PAYLOAD_BUCKET')),
+    ),
     fleet: new RemoteAgentFleet(lambda, required(source, 'FLEET_FUNCTION_NAME')),
     agentClient: new AgentClient(),
     dispatcher: runnerName
