@@ -13,11 +13,12 @@ const branch = { execution: '', chat: '', turn: '', session: '' };
 
 beforeAll(async () => {
   stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  [bob, carol, dana, alice] = await Promise.all(
-    ['bob@acme.test', 'carol@globex.test', 'dana@acme.test', 'alice@acme.test'].map((e) =>
-      clientFor(stack.url, e),
-    ),
-  );
+  [bob, carol, dana, alice] = await Promise.all([
+    clientFor(stack.url, 'bob@acme.test'),
+    clientFor(stack.url, 'carol@globex.test'),
+    clientFor(stack.url, 'dana@acme.test'),
+    clientFor(stack.url, 'alice@acme.test'),
+  ]);
   const run = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'hello', start_chat: true });
   ids.execution = run.body.id;
   ids.chat = run.body.chat_session_id;

@@ -38,7 +38,7 @@ export const TaskRequest = z.object({
     z.minLength(1),
     maxChars(MAX_MESSAGE_CHARS),
     // An empty message is already reported by minLength; this catches spaces and newlines only.
-      z.refine((s) => s.length === 0 || s.trim().length > 0, { message: 'Must not be only whitespace' }),
+    z.refine((s) => s.length === 0 || s.trim().length > 0, { message: 'Must not be only whitespace' }),
   ),
   model: z.optional(z.string().check(z.minLength(1), z.maxLength(200), noNul)),
   allowed_tools: z.optional(
