@@ -1,5 +1,4 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
-import { S3Client } from '@aws-sdk/client-s3';
 import type { CoreDeps } from '../core/deps';
 import { pollingEventSignal } from '../core/event-signals';
 import { systemClock } from '../core/ports';
@@ -22,10 +21,16 @@ export function createAwsCoreDeps(service: string, source: Source = process.env)
   const region = required(source, 'AWS_REGION');
   const lambda = new LambdaClient({ region });
   const runnerName = optional(source, 'RUNNER_FUNCTION_NAME', '');
+  const db = createDb({ tableName: required(source, 'TABLE_NAME'), region });
   return {
     stores: createStores(
-      createDb({ tableName: required(source, 'TABLE_NAME'), region }),
-      s3PayloadStore(new S3Client({ region }), required(source, 'PAYLOAD_BUCKET')),
+      db,
+      s3PayloadStore({
+        bucket: required(source, 'PAYLOAD_BUCKET'),
+        region,
+        // The DynamoDB client's provider: one credential chain per process.
+        credentials: db.doc.config.credentials,
+      }),
     ),
     fleet: new RemoteAgentFleet(lambda, required(source, 'FLEET_FUNCTION_NAME')),
     agentClient: new AgentClient(),
