@@ -1,7 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { passResumeGate } from '@reprise/functions/core/resume-gate';
 import type { Db } from '@reprise/functions/data/client';
 import { keys } from '@reprise/functions/data/keys';
+import { dirPayloadStore } from '@reprise/functions/data/payloads/dir';
 import { ExecutionStore } from '@reprise/functions/data/stores/executions';
 import { median, timeIt } from './stats';
 
@@ -48,7 +51,8 @@ async function fill(db: Db, agent: string, count: number): Promise<string[]> {
 }
 
 async function gateLatency(db: Db, agent: string, sessions: string[], samples: number): Promise<number> {
-  const store = new ExecutionStore(db);
+  // The gate reads only index keys; the payload folder is never touched.
+  const store = new ExecutionStore(db, dirPayloadStore(join(tmpdir(), 'rp-bench-payloads')));
   const times: number[] = [];
   for (let i = 0; i < samples; i++) {
     const session = sessions[Math.floor(Math.random() * sessions.length)]!;

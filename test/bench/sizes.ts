@@ -34,6 +34,7 @@ export async function benchApiBundle(outDir: string) {
     AGENT_SECURITY_GROUP_ID: 'sg-1',
     EFS_FILE_SYSTEM_ID: 'fs-1',
     ARCHIVE_BUCKET: 'b',
+    PAYLOAD_BUCKET: 'p',
     AGENT_IMAGE_URI: 'i',
     AGENT_EXECUTION_ROLE_ARN: 'arn:aws:iam::123456789012:role/x',
     AGENT_ROLE_BOUNDARY_ARN: 'arn:aws:iam::123456789012:policy/b',

@@ -137,7 +137,28 @@ describe('api stack', () => {
     expect(actionsOf('scheduled')).toContain('lambda:InvokeFunction');
     expect(actionsOf('events').filter((a) => a.startsWith('dynamodb:'))).not.toContain('dynamodb:PutItem');
     expect(actionsOf('events')).not.toContain('lambda:InvokeFunction');
-    expect(actionsOf('sweeper').every((a) => a.startsWith('dynamodb:') || a.startsWith('logs:'))).toBe(true);
+    expect(
+      actionsOf('sweeper').every(
+        (a) =>
+          a.startsWith('dynamodb:') || a.startsWith('logs:') || ['s3:GetObject', 's3:PutObject'].includes(a),
+      ),
+    ).toBe(true);
+  });
+
+  it('lets the functions that store executions read and write payload objects, and events only read', () => {
+    const bucket = (p: Record<string, unknown>) => JSON.stringify(p).includes('reprise-test-payloads-');
+    for (const name of ['api', 'runner', 'scheduled', 'sweeper']) {
+      expect(actionsOf(name), name).toEqual(expect.arrayContaining(['s3:GetObject', 's3:PutObject']));
+      expect(fn(name)[1].Environment.Variables, name).toHaveProperty('PAYLOAD_BUCKET');
+    }
+    expect(actionsOf('events')).toContain('s3:GetObject');
+    expect(actionsOf('events')).not.toContain('s3:PutObject');
+    expect(fn('fleet')[1].Environment.Variables).not.toHaveProperty('PAYLOAD_BUCKET');
+    const statements = resourcesOfType(api, 'AWS::IAM::Policy').flatMap(([, p]) =>
+      (p.PolicyDocument as { Statement: Record<string, unknown>[] }).Statement.filter(bucket),
+    );
+    expect(statements.length).toBeGreaterThan(0);
+    for (const st of statements) expect(JSON.stringify(st.Resource)).toContain('/*');
   });
 
   it('scopes table access to tenant partitions and named indexes', () => {

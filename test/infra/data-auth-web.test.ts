@@ -41,6 +41,30 @@ describe('data stack', () => {
   });
 });
 
+describe('payload bucket', () => {
+  it('keeps large execution fields private, encrypted, TLS-only and retained', () => {
+    data.hasResource('AWS::S3::Bucket', {
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: Match.anyValue(),
+      }),
+      DeletionPolicy: 'Retain',
+    });
+    data.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      }),
+    });
+  });
+});
+
 describe('auth stack', () => {
   it('keeps the tenant attribute immutable and the pool closed to self sign-up', () => {
     auth.hasResourceProperties('AWS::Cognito::UserPool', {

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const ENV = {
   AWS_REGION: 'us-east-1',
   TABLE_NAME: 'reprise-test',
+  PAYLOAD_BUCKET: 'reprise-test-payloads',
   JWKS_URL: 'https://cognito-idp.us-east-1.amazonaws.com/pool/.well-known/jwks.json',
   JWT_ISSUER: 'https://cognito-idp.us-east-1.amazonaws.com/pool',
   JWT_AUDIENCE: 'client',

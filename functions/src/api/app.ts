@@ -2,12 +2,16 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import type { CoreDeps } from '../core/deps';
+import type { ReadinessCheck } from '../core/readiness';
 import { AppError, NotFoundError } from '../lib/errors';
+import { MAX_BODY_BYTES } from '../lib/schemas/tasks';
 import type { SchedulerPort } from '../scheduling/scheduler-port';
 import type { Authenticator } from './auth';
 import type { AppEnv } from './env';
 import { renderError } from './errors';
+import { allowedMethods } from './method-not-allowed';
 import { authenticate } from './middleware/authenticate';
+import { jsonOnly } from './middleware/json-only';
 import { DEFAULT_RATE_LIMIT, type RateLimit, rateLimit } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
@@ -30,16 +34,20 @@ export interface AppDeps {
   readonly rateLimit?: RateLimit;
   /** The SPA's origin when it is served from elsewhere (CloudFront in AWS); same-origin locally. */
   readonly corsOrigin?: string | undefined;
+  /** Readiness probes beyond the table (e.g. the local fleet's start-up); see GET /api/ready. */
+  readonly readiness?: Record<string, ReadinessCheck>;
 }
-
-/** 100,000 characters of message can be 400 KB of UTF-8; the rest of the body is small. */
-const MAX_BODY_BYTES = 1024 * 1024;
 
 export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.route(
     '/',
-    systemRoutes(deps.version, () => openApiDocument(deps.version)),
+    systemRoutes(deps.version, () => openApiDocument(deps.version), {
+      table: async () => {
+        await deps.core.stores.users.listTenants();
+      },
+      ...deps.readiness,
+    }),
   );
   api.use('*', authenticate(deps.auth));
   api.use('*', rateLimit(deps.rateLimit ?? DEFAULT_RATE_LIMIT, deps.core.clock));
@@ -77,8 +85,18 @@ export function createApp(deps: AppDeps) {
       },
     }),
   );
+  app.use('/api/*', jsonOnly());
   app.route('/api', api);
-  app.notFound((c) => c.json(new NotFoundError('Route').toBody(), 404));
+  const allowed = allowedMethods(app);
+  app.notFound((c) => {
+    const methods = allowed(c.req.path);
+    if (methods.length === 0) return c.json(new NotFoundError('Route').toBody(), 404);
+    c.header('allow', methods.join(', '));
+    return c.json(
+      new AppError(405, 'method_not_allowed', `${c.req.method} is not allowed here`).toBody(),
+      405,
+    );
+  });
   app.onError(renderError);
   return app;
 }

@@ -17,8 +17,8 @@ import * as s from '../lib/schemas/index';
  * - Path parameters named `name` are agent names and `id` are ULIDs; give `params` otherwise.
  * - `query` and `body` take the route's own zod schemas (the ones passed to `validate`).
  * - `ok` maps each success status to its schema (`null` for no body, or `content` for several
- *   media types). Error responses are added for you: 400 when anything is validated, 413 with a
- *   body, 401 and 429 unless `public`, 500 always; list the others the code throws in `errors`
+ *   media types). Error responses are added for you: 400 when anything is validated, 413 and 415
+ *   with a body, 422 with the Idempotency-Key header, 401 and 429 unless `public`, 431 and 500 always; list the others the code throws in `errors`
  *   (403, 404, 409, 410, 503). `public: true` drops the security requirement (`security: []`).
  * - A response schema that clients name goes in NAMED below.
  * - Then run `npm run openapi:types` to regenerate the committed client types.
@@ -105,6 +105,15 @@ export const OPERATIONS: Record<string, Operation> = {
     summary: 'Health',
     public: true,
     ok: { 200: s.Health },
+  },
+  getReady: {
+    method: 'get',
+    path: '/api/ready',
+    tag: 'System',
+    summary: 'Readiness: 200 once runs can be served, 503 with the failing checks before',
+    public: true,
+    ok: { 200: s.Readiness },
+    errors: [503],
   },
   getOpenApi: {
     method: 'get',
@@ -333,17 +342,24 @@ const ERRORS = {
   404: ['NotFound', 'not_found (unknown or not visible; the same either way) or session_not_found'],
   409: ['Conflict', 'conflict, agent_not_running or session_busy'],
   410: ['Gone', 'session_expired: the transcript is gone from disk and from the archive'],
-  413: ['PayloadTooLarge', 'payload_too_large: body over 1 MiB or message over 100,000 characters'],
+  413: [
+    'PayloadTooLarge',
+    'payload_too_large: body over 3 MiB, message over 100,000 or system_prompt over 50,000 characters',
+  ],
+  415: ['UnsupportedMediaType', 'unsupported_media_type: a body sent as anything but application/json'],
+  422: ['IdempotencyKeyReused', 'idempotency_key_reused: the key was used with another agent or body'],
   429: ['TooManyRequests', 'rate_limited: the tenant’s request rate; retry after Retry-After seconds'],
   500: ['InternalError', 'internal: anything else; no detail is given'],
-  503: ['ServiceUnavailable', 'a dependency the operation needs is not available yet'],
+  431: ['HeadersTooLarge', 'headers_too_large: request headers over 16 KB'],
+  503: ['ServiceUnavailable', 'not_ready: a dependency the operation needs is not available yet'],
 } as const;
 
 const HEADER_PARAMS = {
   IdempotencyKey: {
     name: 'Idempotency-Key',
     description:
-      'Repeating a key (per user) answers with the first request’s execution; other values are ignored.',
+      'Repeating a key (per user, 24 h) with the same agent and body answers with the first request’s ' +
+      'execution; with another agent or body, 422. Other characters or lengths: 400.',
     schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
   },
   LastEventId: {
@@ -413,8 +429,10 @@ function errorStatuses(op: Operation): number[] {
     ...(validated ? [400] : []),
     ...(op.public ? [] : [401]),
     ...(op.errors ?? []),
-    ...(op.body ? [413] : []),
+    ...(op.body ? [413, 415] : []),
+    ...(op.headers?.includes('IdempotencyKey') ? [422] : []),
     ...(op.public ? [] : [429]),
+    431,
     500,
   ].sort((a, b) => a - b);
 }

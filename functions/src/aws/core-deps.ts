@@ -4,6 +4,7 @@ import { pollingEventSignal } from '../core/event-signals';
 import { systemClock } from '../core/ports';
 import { createDb } from '../data/client';
 import { createStores } from '../data/create-stores';
+import { s3PayloadStore } from '../data/payloads/s3';
 import { AgentClient } from '../fleet/agent-client';
 import { RemoteAgentFleet } from '../fleet/remote';
 import { optional, required } from '../lib/env';
@@ -20,8 +21,17 @@ export function createAwsCoreDeps(service: string, source: Source = process.env)
   const region = required(source, 'AWS_REGION');
   const lambda = new LambdaClient({ region });
   const runnerName = optional(source, 'RUNNER_FUNCTION_NAME', '');
+  const db = createDb({ tableName: required(source, 'TABLE_NAME'), region });
   return {
-    stores: createStores(createDb({ tableName: required(source, 'TABLE_NAME'), region })),
+    stores: createStores(
+      db,
+      s3PayloadStore({
+        bucket: required(source, 'PAYLOAD_BUCKET'),
+        region,
+        // The DynamoDB client's provider: one credential chain per process.
+        credentials: db.doc.config.credentials,
+      }),
+    ),
     fleet: new RemoteAgentFleet(lambda, required(source, 'FLEET_FUNCTION_NAME')),
     agentClient: new AgentClient(),
     dispatcher: runnerName

@@ -25,7 +25,17 @@ export function requireAgentAdministrator(who: Identity, agent: AgentRecord): vo
     throw new ForbiddenError('Only the agent owner or an admin may do this');
 }
 
-/** Executions are visible to whoever sees their agent (as on the reference platform). */
+/**
+ * Private chats are their owner's: a chat, its turns (executions with source `chat`), their events
+ * and its entry under "continued in" are visible to the chat's owner and the tenant's admins only.
+ */
+export const canSeeChatOf = (who: Identity, ownerUserId: string): boolean =>
+  isAdmin(who) || ownerUserId === who.user_id;
+
+/**
+ * Executions are visible to whoever sees their agent (as on the reference platform), except chat
+ * turns, which follow their chat. Anything hidden is the same 404 as an unknown id.
+ */
 export async function requireVisibleExecution(
   stores: Stores,
   who: Identity,
@@ -34,5 +44,7 @@ export async function requireVisibleExecution(
   const detail = await stores.executions.getExecutionWithContinuations(who.tenant, id);
   const agent = detail ? await stores.agents.getAgent(who.tenant, detail.execution.agent) : null;
   if (!detail || !agent || !canSeeAgent(who, agent)) throw new NotFoundError('Execution');
+  const e = detail.execution;
+  if (e.source === 'chat' && !canSeeChatOf(who, e.owner_user_id)) throw new NotFoundError('Execution');
   return { ...detail, agent };
 }

@@ -1,7 +1,7 @@
 import type { ChatRecord } from '../data/stores/chats';
 import { NotFoundError } from '../lib/errors';
 import type { ChatDetail, ChatMessage, ChatSummary } from '../lib/schemas/chats';
-import { requireVisibleAgent } from './access';
+import { canSeeChatOf, requireVisibleAgent } from './access';
 import type { CoreDeps } from './deps';
 import { type Identity, isAdmin } from './identity';
 
@@ -23,7 +23,7 @@ export async function listChats(deps: CoreDeps, who: Identity, agentName: string
 
 export async function getChat(deps: CoreDeps, who: Identity, chatId: string): Promise<ChatDetail> {
   const found = await deps.stores.chats.getChatWithTurns(who.tenant, chatId);
-  if (!found || (found.chat.owner_user_id !== who.user_id && !isAdmin(who))) throw new NotFoundError('Chat');
+  if (!found || !canSeeChatOf(who, found.chat.owner_user_id)) throw new NotFoundError('Chat');
   await requireVisibleAgent(deps.stores, who, found.chat.agent).catch(() => {
     throw new NotFoundError('Chat');
   });

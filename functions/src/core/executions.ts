@@ -4,9 +4,9 @@ import { isTerminal } from '../data/stores/execution-record';
 import type { Continuation } from '../data/stores/executions';
 import { ConflictError, ForbiddenError } from '../lib/errors';
 import type { Execution, ExecutionSummary } from '../lib/schemas/executions';
-import { canAdministerAgent, requireVisibleExecution } from './access';
+import { canAdministerAgent, canSeeChatOf, requireVisibleExecution } from './access';
 import type { CoreDeps } from './deps';
-import { type Identity, isAdmin } from './identity';
+import type { Identity } from './identity';
 import { finishedKey } from './ports';
 import { mayResume } from './resume-gate';
 
@@ -82,7 +82,7 @@ export async function executionView(
     can_continue_as_chat: canContinue,
     // Other people's chats stay private: list only the caller's (admins see all).
     continued_in: continuations
-      .filter((c) => isAdmin(who) || c.owner_user_id === who.user_id)
+      .filter((c) => canSeeChatOf(who, c.owner_user_id))
       .map(({ chat_session_id, created_at }) => ({ chat_session_id, created_at })),
   };
 }

@@ -41,17 +41,21 @@ export async function submitTask(
 ): Promise<Submitted> {
   const { stores } = deps;
   const agent = await requireVisibleAgent(stores, who, agentName);
-  const keyHash = opts.idempotencyKey ? createHash('sha256').update(opts.idempotencyKey).digest('hex') : null;
+  const keyHash = opts.idempotencyKey ? sha256(opts.idempotencyKey) : null;
+  // The same key means the same request (IETF Idempotency-Key draft): agent and body must match.
+  const bodyHash = sha256(JSON.stringify([agent.name, body]));
   if (keyHash) {
-    const replay = await findReplay(deps, who, keyHash);
+    const replay = await findReplay(deps, who, keyHash, bodyHash);
     if (replay) return replay;
   }
 
   const chat = body.chat_session_id
     ? await requireOwnChat(deps, who, agent.name, body.chat_session_id)
     : null;
+  // Present means "resume this", even when empty: "" is a malformed id (400), never a fresh run.
   const resumeId = body.resume_session_id ?? chat?.head_session_id ?? undefined;
-  const owners = resumeId ? await passResumeGate(stores.executions, who, agent.name, resumeId) : [];
+  const owners =
+    resumeId !== undefined ? await passResumeGate(stores.executions, who, agent.name, resumeId) : [];
 
   const ref = { tenant: who.tenant, agent: agent.name };
   const endpoint = await deps.fleet.endpoint(ref);
@@ -117,11 +121,11 @@ export async function submitTask(
   try {
     if (
       keyHash &&
-      !(await stores.idempotency.claimKey(who.tenant, who.user_id, keyHash, id, deps.clock.now()))
+      !(await stores.idempotency.claimKey(who.tenant, who.user_id, keyHash, bodyHash, id, deps.clock.now()))
     ) {
       // A concurrent request with the same key won the claim; answer with its execution instead.
       if (leased) await stores.leases.releaseLease(who.tenant, agent.name, leased, id);
-      const replay = await findReplay(deps, who, keyHash);
+      const replay = await findReplay(deps, who, keyHash, bodyHash);
       if (replay) return replay;
       throw new ConflictError('A request with this Idempotency-Key is still being accepted; retry shortly');
     }
@@ -136,9 +140,25 @@ export async function submitTask(
   return { execution, chat_session_id: chatId, replayed: false };
 }
 
-async function findReplay(deps: CoreDeps, who: Identity, keyHash: string): Promise<Submitted | null> {
-  const existingId = await deps.stores.idempotency.findExecutionForKey(who.tenant, who.user_id, keyHash);
-  const existing = existingId ? await deps.stores.executions.getExecution(who.tenant, existingId) : null;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+async function findReplay(
+  deps: CoreDeps,
+  who: Identity,
+  keyHash: string,
+  bodyHash: string,
+): Promise<Submitted | null> {
+  const claimed = await deps.stores.idempotency.findExecutionForKey(who.tenant, who.user_id, keyHash);
+  if (!claimed) return null;
+  // Keys claimed before body hashes were stored carry none; they keep replaying as before.
+  if (claimed.body_hash && claimed.body_hash !== bodyHash) {
+    throw new AppError(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request',
+    );
+  }
+  const existing = await deps.stores.executions.getExecution(who.tenant, claimed.execution_id);
   return existing ? { execution: existing, chat_session_id: existing.chat_session_id, replayed: true } : null;
 }
 

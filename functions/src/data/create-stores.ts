@@ -1,4 +1,5 @@
 import type { Db } from './client';
+import type { PayloadStore } from './payloads/payload-store';
 import {
   AgentStore,
   ApiKeyStore,
@@ -23,13 +24,14 @@ export interface Stores {
   readonly users: UserStore;
 }
 
-export function createStores(db: Db): Stores {
+/** `payloads` holds what does not fit an item (S3 in AWS, a folder locally). */
+export function createStores(db: Db, payloads: PayloadStore): Stores {
   return {
     agents: new AgentStore(db),
     apiKeys: new ApiKeyStore(db),
     chats: new ChatStore(db),
-    events: new EventStore(db),
-    executions: new ExecutionStore(db),
+    events: new EventStore(db, payloads),
+    executions: new ExecutionStore(db, payloads),
     idempotency: new IdempotencyStore(db),
     leases: new LeaseStore(db),
     schedules: new ScheduleStore(db),

@@ -15,6 +15,11 @@ export type ErrorCode =
   | 'session_expired'
   | 'payload_too_large'
   | 'rate_limited'
+  | 'idempotency_key_reused'
+  | 'unsupported_media_type'
+  | 'method_not_allowed'
+  | 'headers_too_large'
+  | 'not_ready'
   | 'internal';
 
 export class AppError extends Error {

@@ -3,9 +3,11 @@ import { type DispatchJob, finishedKey } from '../core/ports';
 import { LEASE_TTL_MS } from '../core/tasks';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { isTerminal } from '../data/stores/execution-record';
+import type { ExecutionOutcome } from '../data/stores/executions';
 import { AgentHttpError } from '../fleet/agent-client';
 import type { AgentEndpoint } from '../fleet/agent-fleet';
 import type { AgentTaskRequest, ResultEvent } from '../lib/agent-events';
+import type { Logger } from '../lib/log';
 import { sanitizeDeep } from '../lib/sanitizer';
 import { EventWriter } from './event-writer';
 import { failureResult, outcomeFromResult } from './outcome';
@@ -36,7 +38,7 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
       ? await startAndStream(deps, e, endpoint, writer)
       : failureResult(e, 'agent_not_running', `Agent ${e.agent} is not running`, clock.now());
     const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
-    const finished = await stores.executions.finishExecution(e, outcome);
+    const finished = await finishSafely(deps, e, outcome, log);
     // Waiters (`?wait=`) only need the stored status: wake them before the bookkeeping below.
     deps.signal.notify(finishedKey(e.id));
     // Followers end on the result event, so it must tell the stored truth: when a cancel won the
@@ -58,6 +60,33 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
     if (e.lease_session_id) await stores.leases.releaseLease(e.tenant, e.agent, e.lease_session_id, e.id);
     deps.signal.notify(e.id);
     deps.signal.notify(finishedKey(e.id));
+  }
+}
+
+/**
+ * Writes the outcome; if that fails (storage refused it), ends the run anyway with a small failed
+ * outcome naming the reason, so it never stays `running` until the sweeper finds it. True only
+ * when the outcome asked for was stored.
+ */
+async function finishSafely(
+  deps: RunnerDeps,
+  e: ExecutionRecord,
+  outcome: ExecutionOutcome,
+  log: Logger,
+): Promise<boolean> {
+  try {
+    return await deps.stores.executions.finishExecution(e, outcome);
+  } catch (err) {
+    log.error('runner: could not store the outcome', { error: String(err).slice(0, 200) });
+    await deps.stores.executions.finishExecution(e, {
+      ...outcome,
+      status: 'failed',
+      response: null,
+      tool_calls: [],
+      error: { code: 'internal', message: 'The run finished but its result could not be stored' },
+    });
+    // Not the outcome asked for: the caller re-reads what was stored and reports that.
+    return false;
   }
 }
 

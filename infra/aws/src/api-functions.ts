@@ -2,6 +2,7 @@ import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import type { AgentsStack } from './agents-stack';
+import { payloadBucketName } from './data-stack';
 import { fleetEnvironment } from './fleet-access';
 import { RepriseFunction } from './reprise-function';
 
@@ -60,6 +61,7 @@ export class ApiFunctions extends Construct {
       STAGE: stage,
       TABLE_NAME: props.table.tableName,
       FLEET_FUNCTION_NAME: this.fleet.fn.functionName,
+      PAYLOAD_BUCKET: payloadBucketName(stage),
     };
     const http = { ...props.jwt, CORS_ORIGIN: props.siteUrl };
 

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
@@ -7,6 +7,7 @@ import type { Construct } from 'constructs';
 import type { AgentsStack } from './agents-stack';
 import { ApiFunctions, type ApiFunctionsProps } from './api-functions';
 import { suppressApiFindings } from './api-suppressions';
+import { payloadBucketName } from './data-stack';
 import { fleetManagement } from './fleet-access';
 import { resourceName } from './naming';
 import { RepriseRestApi } from './rest-api';
@@ -43,6 +44,21 @@ export class ApiStack extends Stack {
       actions: ['lambda:InvokeFunction'],
       resources: [fns.fleet.fn.functionArn],
     });
+
+    // Large execution fields live in the payload bucket; objects only, never listing.
+    const payloads = `arn:${Aws.PARTITION}:s3:::${payloadBucketName(stage)}/*`;
+    const readPayloads = new PolicyStatement({
+      sid: 'ReadPayloads',
+      actions: ['s3:GetObject'],
+      resources: [payloads],
+    });
+    const writePayloads = new PolicyStatement({
+      sid: 'ReadWritePayloads',
+      actions: ['s3:GetObject', 's3:PutObject'],
+      resources: [payloads],
+    });
+    fns.events.role.addToPolicy(readPayloads);
+    for (const fn of [fns.api, fns.runner, fns.scheduled, fns.sweeper]) fn.role.addToPolicy(writePayloads);
 
     // Least privilege, one function at a time: each role holds only the calls that function makes.
     // Only the fleet function may touch ECS, EFS, IAM and the agent tokens.

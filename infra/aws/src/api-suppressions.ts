@@ -31,9 +31,18 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
     finding: 'Resource::*',
     reason: 'The Lambda VPC network-interface actions support no resource-level permissions.',
   };
-  acknowledgeWildcards(fns.runner.role, [vpcOnly]);
+  const payloads: WildcardJustification = {
+    finding: `Resource::arn:<AWS::Partition>:s3:::reprise-${stage}-payloads-<AWS::AccountId>-<AWS::Region>/*`,
+    reason:
+      'Payload objects are keyed by tenant and execution id, created at runtime; object actions only, no listing.',
+  };
+  acknowledgeWildcards(fns.runner.role, [vpcOnly, payloads]);
+  acknowledgeWildcards(fns.events.role, [payloads]);
+  acknowledgeWildcards(fns.scheduled.role, [payloads]);
+  acknowledgeWildcards(fns.sweeper.role, [payloads]);
   acknowledgeWildcards(fns.api.role, [
     vpcOnly,
+    payloads,
     {
       finding: nagArn('scheduler', `schedule/reprise-${stage}-schedules/*`),
       reason:

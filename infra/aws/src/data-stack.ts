@@ -1,6 +1,7 @@
 import { createTableInput, tableDefinition } from '@reprise/functions/table';
-import { Stack, type StackProps } from 'aws-cdk-lib';
+import { Aws, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { isEphemeral, resourceName, statefulRemoval } from './naming';
 
@@ -18,8 +19,14 @@ const keyOf = (schema: readonly { AttributeName: string; KeyType: string }[], ty
  * The one table, built from the same CreateTable input the local bootstrap sends to DynamoDB Local,
  * so keys, indexes and projections cannot drift between the laptop and the cloud.
  */
+/** Addressed by name from the api stack, like the site bucket, so no export ties the stacks. */
+export const payloadBucketName = (stage: string): string =>
+  `reprise-${stage}-payloads-${Aws.ACCOUNT_ID}-${Aws.REGION}`;
+
 export class DataStack extends Stack {
   readonly table: Table;
+  /** Execution fields and events too large for a DynamoDB item (functions/src/data/payloads). */
+  readonly payloads: Bucket;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
@@ -47,5 +54,21 @@ export class DataStack extends Stack {
         projectionType: ProjectionType[index.Projection.ProjectionType],
       });
     }
+
+    this.payloads = new Bucket(this, 'Payloads', {
+      bucketName: payloadBucketName(stage),
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      // Part of the execution records: kept, like the table, when a non-dev stack goes away.
+      removalPolicy: statefulRemoval(stage),
+      autoDeleteObjects: false,
+    });
+    Validations.of(this.payloads).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Only the platform functions read and write here, each through its own role; auditing is CloudTrail data events, not server access logs.',
+    });
   }
 }

@@ -1,9 +1,10 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CoreDeps } from '@reprise/functions/core/deps';
 import { inProcessEventSignal } from '@reprise/functions/core/event-signals';
 import { type Clock, systemClock } from '@reprise/functions/core/ports';
 import type { Db } from '@reprise/functions/data/client';
 import { createStores } from '@reprise/functions/data/create-stores';
+import { dirPayloadStore } from '@reprise/functions/data/payloads/dir';
 import { AgentClient } from '@reprise/functions/fleet/agent-client';
 import { LocalAgentFleet } from '@reprise/functions/fleet/local';
 import type { Logger } from '@reprise/functions/lib/log';
@@ -44,7 +45,8 @@ export function createLocalPlatform(options: {
     env: { ...modelEnv, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     logger: options.logger,
   });
-  const stores = createStores(options.db);
+  // The local stand-in for the payload bucket, with every other byte of state under dataDir.
+  const stores = createStores(options.db, dirPayloadStore(join(options.dataDir, 'payloads')));
   const base = {
     stores,
     fleet,

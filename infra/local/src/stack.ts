@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -10,6 +11,7 @@ import { createLogger, type Logger } from '@reprise/functions/lib/log';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
 import { createLocalCron, type LocalCron, loadSchedules } from '@reprise/functions/scheduling/local-cron';
 import { createRemoteJWKSet } from 'jose';
+import { answerClientErrors } from './client-errors';
 import { createDevIdp } from './dev-idp';
 import { startDynamoLocal } from './dynamodb';
 import { createLocalPlatform, type LocalPlatform } from './platform';
@@ -93,6 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     let handler: (req: Request) => Response | Promise<Response> = () =>
       new Response('starting', { status: 503 });
     const server = serve({ fetch: (req) => handler(req), port: options.port, hostname: '127.0.0.1' });
+    answerClientErrors(server as Server);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', reject);
@@ -119,11 +122,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await loadSchedules(platform.core, scheduler);
     scheduler.start();
     cleanups.push(async () => scheduler.stop());
+    let agentsReady = false;
     const app = createApp({
       version: '0.1.0',
       auth,
       core: platform.core,
       scheduler,
+      // Runs can be served once the agents that should be running have been started.
+      readiness: {
+        agents: async () => {
+          if (!agentsReady) throw new Error('agents are starting');
+        },
+      },
     });
     app.route('/auth/dev', idp.routes());
     app.route('/', staticSite(options.webDist));
@@ -137,6 +147,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     progress('starting agent demo');
     await seedDemoAgent(platform.core, options.seedFailedRun ?? true);
+    agentsReady = true;
     return {
       url,
       dynamoEndpoint: dynamo.endpoint,

@@ -60,7 +60,21 @@ async function main(): Promise<void> {
   const logins = SEED_USERS.map((u) => `  ${u.email.padEnd(20)} ${u.role.padEnd(9)} tenant ${u.tenant}`).join(
     '\n',
   );
-  process.stderr.write(`\nReprise is running at ${stack.url}\nData: ${dataDir}\nSign in as:\n${logins}\n`);
+  await untilReady(stack.url);
+  process.stderr.write(`\nReprise is ready at ${stack.url}\nData: ${dataDir}\nSign in as:\n${logins}\n`);
+}
+
+/** "ready" means GET /api/ready answers 200: storage and agents can serve runs. */
+async function untilReady(url: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    const status = await fetch(`${url}/api/ready`).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (attempt === 120) fail(`${url}/api/ready did not answer 200 within a minute`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 function fail(message: string): never {

@@ -92,3 +92,16 @@ describe('scripted model', () => {
     expect(parts.join('')).toBe(text);
   });
 });
+
+describe('big: <n>', () => {
+  it('answers with exactly n characters, the same text every time, never ending on half a pair', () => {
+    for (const n of [1, 14, 17, 1000]) {
+      const reply = decide([user(`big: ${n}`)]);
+      expect(reply.kind).toBe('text');
+      const text = reply.kind === 'text' ? reply.text : '';
+      expect(text.length).toBe(n);
+      expect(text).not.toMatch(/[\uD800-\uDBFF]$/);
+      expect(decide([user(`big: ${n}`)])).toEqual(reply);
+    }
+  });
+});

@@ -12,6 +12,7 @@ import {
 import { listChats } from '../../core/chats';
 import type { CoreDeps } from '../../core/deps';
 import { toSummary } from '../../core/executions';
+import { isAdmin } from '../../core/identity';
 import { CreateAgentRequest, SharingRequest } from '../../lib/schemas/agents';
 import { AgentName } from '../../lib/schemas/common';
 import { ExecutionListQuery } from '../../lib/schemas/executions';
@@ -60,6 +61,8 @@ export function agentRoutes(deps: CoreDeps, scheduler: SchedulerPort) {
           cursor: q.cursor,
           status: q.status,
           source: q.source,
+          ownerUserId: q.owner_user_id,
+          visibleTo: { user_id: who.user_id, admin: isAdmin(who) },
         });
         return c.json({ items: page.items.map(toSummary), next_cursor: page.cursor });
       },

@@ -4,12 +4,11 @@ import type { CoreDeps } from '../../core/deps';
 import { executionView } from '../../core/executions';
 import { submitTask } from '../../core/tasks';
 import { waitForTerminal } from '../../core/wait';
+import { ValidationError } from '../../lib/errors';
 import { AgentName } from '../../lib/schemas/common';
-import { TaskQuery, TaskRequest } from '../../lib/schemas/tasks';
+import { IDEMPOTENCY_KEY_PATTERN, TaskQuery, TaskRequest } from '../../lib/schemas/tasks';
 import type { AppEnv } from '../env';
 import { validate } from '../validate';
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export function taskRoutes(deps: CoreDeps) {
   return new Hono<AppEnv>().post(
@@ -20,8 +19,14 @@ export function taskRoutes(deps: CoreDeps) {
     async (c) => {
       const who = c.get('identity');
       const key = c.req.header('idempotency-key');
+      // A key the client meant to send but we would ignore could run the task twice: refuse it.
+      if (key !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+        throw new ValidationError('Invalid Idempotency-Key', [
+          { path: 'Idempotency-Key', message: '1 to 255 printable ASCII characters, no spaces' },
+        ]);
+      }
       const submitted = await submitTask(deps, who, c.req.valid('param').name, c.req.valid('json'), {
-        idempotencyKey: key && IDEMPOTENCY_KEY.test(key) ? key : undefined,
+        idempotencyKey: key,
       });
       const wait = c.req.valid('query').wait ?? 0;
       const waited = wait > 0 ? await waitForTerminal(deps, submitted.execution, wait * 1000) : null;

@@ -4,9 +4,18 @@ import type { Db } from '../client';
 import { applied, recordOf } from '../client';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { keys } from '../keys';
+import type { PayloadStore } from '../payloads/payload-store';
+import { hydrate, spill, withoutRefs } from '../payloads/spill';
 import type { ExecutionRecord } from './execution-record';
 
 const toRecord = (item: Record<string, unknown>) => recordOf<ExecutionRecord>(item);
+const payloadPrefix = (tenant: string, id: string) => `${tenant}/executions/${id}`;
+
+/** Lists show previews only (summaries carry 200 characters), so spilled fields stay unread. */
+const listed = (item: Record<string, unknown>) => toRecord(withoutRefs(item));
+
+/** Bounds how many Query rounds one filtered page may take (each reads at most 1 MB). */
+const MAX_LIST_ROUNDS = 10;
 
 export interface ExecutionPage {
   readonly items: ExecutionRecord[];
@@ -44,8 +53,17 @@ export type ExecutionOutcome = Pick<
   | 'duration_ms'
 > & { claude_session_id: string | null };
 
+/**
+ * Executions, whatever their size: message, options, response and tool calls too large for an
+ * item go to the payload store (the item keeps a preview and a pointer) and are read back here.
+ */
 export class ExecutionStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly payloads: PayloadStore,
+  ) {}
+
+  private full = async (item: Record<string, unknown>) => toRecord(await hydrate(this.payloads, item));
 
   private indexKeys(e: Pick<ExecutionRecord, 'tenant' | 'agent' | 'id' | 'status' | 'claude_session_id'>) {
     return {
@@ -60,10 +78,17 @@ export class ExecutionStore {
   }
 
   async createExecution(e: ExecutionRecord): Promise<void> {
+    const { message, options, response, tool_calls } = e;
+    const large = await spill(this.payloads, payloadPrefix(e.tenant, e.id), {
+      message,
+      options,
+      response,
+      tool_calls,
+    });
     await this.db.doc.send(
       new PutCommand({
         TableName: this.db.table,
-        Item: { ...keys.execution(e.tenant, e.id), type: 'execution', ...this.indexKeys(e), ...e },
+        Item: { ...keys.execution(e.tenant, e.id), type: 'execution', ...this.indexKeys(e), ...e, ...large },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -73,7 +98,7 @@ export class ExecutionStore {
     const out = await this.db.doc.send(
       new GetCommand({ TableName: this.db.table, Key: keys.execution(tenant, id), ConsistentRead: true }),
     );
-    return out.Item ? toRecord(out.Item) : null;
+    return out.Item ? this.full(out.Item) : null;
   }
 
   /** Several executions by id, in the order asked (missing ones left out). */
@@ -85,14 +110,20 @@ export class ExecutionStore {
         const out = await this.db.doc.send(
           new BatchGetCommand({ RequestItems: { [this.db.table]: { Keys: request, ConsistentRead: true } } }),
         );
-        for (const item of out.Responses?.[this.db.table] ?? []) found.set(String(item.id), toRecord(item));
+        const records = await Promise.all((out.Responses?.[this.db.table] ?? []).map(this.full));
+        for (const record of records) found.set(record.id, record);
         request = (out.UnprocessedKeys?.[this.db.table]?.Keys ?? []) as Record<string, unknown>[];
       }
     }
     return ids.flatMap((id) => found.get(id) ?? []);
   }
 
-  /** Newest first. With a status the query runs on the status index, so pages stay full. */
+  /**
+   * Newest first, `limit` items whenever that many match, and no cursor on the last page. Filters
+   * other than status are applied by DynamoDB after its own Limit, so the query reads on until the
+   * page is full and one item beyond it (to know whether a next page exists), within a bound.
+   * `visibleTo` leaves out other people's chat turns (private chats), unless the viewer is an admin.
+   */
   async listExecutionsByAgent(
     tenant: string,
     agent: string,
@@ -101,26 +132,59 @@ export class ExecutionStore {
       cursor?: string | undefined;
       status?: ExecutionStatus | undefined;
       source?: ExecutionSource | undefined;
+      ownerUserId?: string | undefined;
+      visibleTo?: { user_id: string; admin: boolean } | undefined;
     },
   ): Promise<ExecutionPage> {
-    const [index, attr, partition] = opts.status
-      ? (['gsi2', 'gsi2pk', keys.executionsOfAgentByStatus(tenant, agent, opts.status)] as const)
-      : (['gsi1', 'gsi1pk', keys.executionsOfAgent(tenant, agent)] as const);
-    const out = await this.db.doc.send(
-      new QueryCommand({
-        TableName: this.db.table,
-        IndexName: index,
-        KeyConditionExpression: `${attr} = :p`,
-        ...(opts.source
-          ? { FilterExpression: '#src = :src', ExpressionAttributeNames: { '#src': 'source' } }
-          : {}),
-        ExpressionAttributeValues: { ':p': partition, ...(opts.source ? { ':src': opts.source } : {}) },
-        ScanIndexForward: false,
-        Limit: opts.limit,
-        ExclusiveStartKey: decodeCursor(opts.cursor, attr, partition),
-      }),
-    );
-    return { items: (out.Items ?? []).map(toRecord), cursor: encodeCursor(out.LastEvaluatedKey) };
+    const [index, attr, sortAttr, partition] = opts.status
+      ? (['gsi2', 'gsi2pk', 'gsi2sk', keys.executionsOfAgentByStatus(tenant, agent, opts.status)] as const)
+      : (['gsi1', 'gsi1pk', 'gsi1sk', keys.executionsOfAgent(tenant, agent)] as const);
+    const filters: string[] = [];
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':p': partition };
+    if (opts.source) {
+      filters.push('#src = :src');
+      names['#src'] = 'source';
+      values[':src'] = opts.source;
+    }
+    if (opts.ownerUserId) {
+      filters.push('owner_user_id = :owner');
+      values[':owner'] = opts.ownerUserId;
+    }
+    if (opts.visibleTo && !opts.visibleTo.admin) {
+      filters.push('(#src <> :chat OR owner_user_id = :me)');
+      names['#src'] = 'source';
+      values[':chat'] = 'chat';
+      values[':me'] = opts.visibleTo.user_id;
+    }
+    const raw: Record<string, unknown>[] = [];
+    let start = decodeCursor(opts.cursor, attr, partition);
+    for (let round = 0; round < MAX_LIST_ROUNDS && raw.length <= opts.limit; round++) {
+      const out = await this.db.doc.send(
+        new QueryCommand({
+          TableName: this.db.table,
+          IndexName: index,
+          KeyConditionExpression: `${attr} = :p`,
+          ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
+          ScanIndexForward: false,
+          // With filters, read ahead a little: most pages then take one round.
+          Limit: Math.min(1000, (opts.limit + 1 - raw.length) * (filters.length > 0 ? 4 : 1)),
+          ExclusiveStartKey: start,
+        }),
+      );
+      raw.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+      if (!start) break;
+    }
+    if (raw.length > opts.limit) {
+      const last = raw[opts.limit - 1]!;
+      const key = { pk: last.pk, sk: last.sk, [attr]: last[attr], [sortAttr]: last[sortAttr] };
+      return { items: raw.slice(0, opts.limit).map(listed), cursor: encodeCursor(key) };
+    }
+    // Out of rounds before the page filled: hand back where the read stopped (a short page).
+    return { items: raw.map(listed), cursor: encodeCursor(start) };
   }
 
   /** The resume gate's one Query: who wrote this session on this agent. */
@@ -164,8 +228,9 @@ export class ExecutionStore {
 
   /** Writes the outcome unless the execution is already terminal: a terminal status is never overwritten. */
   async finishExecution(e: ExecutionRecord, outcome: ExecutionOutcome): Promise<boolean> {
-    const { status, claude_session_id, ...rest } = outcome;
-    const fields: Record<string, unknown> = { ...rest };
+    const { status, claude_session_id, response, tool_calls, ...rest } = outcome;
+    const large = await spill(this.payloads, payloadPrefix(e.tenant, e.id), { response, tool_calls }, true);
+    const fields: Record<string, unknown> = { ...rest, ...large };
     if (claude_session_id) {
       fields.claude_session_id = claude_session_id;
       fields.gsi3pk = keys.sessionOwners(e.tenant, e.agent, claude_session_id);
@@ -251,6 +316,6 @@ export class ExecutionStore {
         owner_user_id: String(i.owner_user_id),
         created_at: String(i.created_at),
       }));
-    return { execution: toRecord(head), continuations };
+    return { execution: await this.full(head), continuations };
   }
 }

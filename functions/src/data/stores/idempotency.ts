@@ -9,7 +9,12 @@ const WINDOW_SECONDS = 24 * 3600;
 export class IdempotencyStore {
   constructor(private readonly db: Db) {}
 
-  async findExecutionForKey(tenant: string, userId: string, keyHash: string): Promise<string | null> {
+  /** The execution a key started and the hash of the request that used it first. */
+  async findExecutionForKey(
+    tenant: string,
+    userId: string,
+    keyHash: string,
+  ): Promise<{ execution_id: string; body_hash: string | null } | null> {
     const out = await this.db.doc.send(
       new GetCommand({
         TableName: this.db.table,
@@ -17,11 +22,22 @@ export class IdempotencyStore {
         ConsistentRead: true,
       }),
     );
-    return out.Item ? String(out.Item.execution_id) : null;
+    if (!out.Item) return null;
+    return {
+      execution_id: String(out.Item.execution_id),
+      body_hash: typeof out.Item.body_hash === 'string' ? out.Item.body_hash : null,
+    };
   }
 
   /** False when the key was already claimed (a concurrent replay won). */
-  async claimKey(tenant: string, userId: string, keyHash: string, executionId: string, nowMs: number) {
+  async claimKey(
+    tenant: string,
+    userId: string,
+    keyHash: string,
+    bodyHash: string,
+    executionId: string,
+    nowMs: number,
+  ) {
     return applied(
       this.db.doc.send(
         new PutCommand({
@@ -29,6 +45,7 @@ export class IdempotencyStore {
           Item: {
             ...keys.idempotency(tenant, userId, keyHash),
             execution_id: executionId,
+            body_hash: bodyHash,
             expires_at: Math.floor(nowMs / 1000) + WINDOW_SECONDS,
           },
           ConditionExpression: 'attribute_not_exists(pk)',

@@ -14,6 +14,13 @@ export type Me = z.infer<typeof Me>;
 export const Health = z.object({ status: z.literal('ok'), version: z.string() });
 export type Health = z.infer<typeof Health>;
 
+/** GET /api/ready: 200 `ready` when storage and agents can serve runs, else 503 `not_ready` (error body, checks in details). */
+export const Readiness = z.object({
+  status: z.literal('ready'),
+  checks: z.record(z.string(), z.enum(['ok', 'failing'])),
+});
+export type Readiness = z.infer<typeof Readiness>;
+
 /** ULIDs: 26 Crockford base32 characters. */
 export const Ulid = z.string().check(z.regex(/^[0-9A-HJKMNP-TV-Z]{26}$/));
 

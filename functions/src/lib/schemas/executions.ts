@@ -44,6 +44,7 @@ export const ExecutionListQuery = z.object({
   cursor: z.optional(Cursor),
   status: z.optional(ExecutionStatus),
   source: z.optional(ExecutionSource),
+  owner_user_id: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
 });
 
 export const Execution = z.object({

@@ -18,7 +18,25 @@ const RECAP = /what went wrong|what happened|recap/i;
 const RUN = /^run:[ \t]*(\S.*)$/m;
 const SLEEP = /^sleep:[ \t]*(\d{1,4}(?:\.\d{1,3})?)/m;
 const MODEL_ERROR = /^model-error:[ \t]*(\d{3})/m;
+const BIG = /^big:[ \t]*(\d{1,8})/m;
 const HEAD_CHARS = 500;
+
+/**
+ * `big: <n>` answers with exactly n characters (numbered lines with a 4-byte emoji), so tests can
+ * check that a response of several MB is stored and read back whole.
+ */
+export const bigText = (chars: number): string => {
+  const lines: string[] = [];
+  let length = 0;
+  for (let i = 0; length < chars; i++) {
+    const line = `line ${String(i).padStart(7, '0')} 😀 reprise\n`;
+    lines.push(line);
+    length += line.length;
+  }
+  const out = lines.join('').slice(0, chars);
+  // Never end on half a surrogate pair: that would not survive UTF-8.
+  return /[\uD800-\uDBFF]$/.test(out) ? `${out.slice(0, -1)}x` : out;
+};
 
 const head = (text: string): string => {
   const trimmed = text.trim();
@@ -61,6 +79,8 @@ export const decide = (messages: Message[]): Reply => {
     const seconds = Number(sleep[1]);
     return { kind: 'text', text: `Slept for ${seconds} seconds as asked.`, durationMs: seconds * 1000 };
   }
+  const big = BIG.exec(prompt);
+  if (big) return text(bigText(Number(big[1])));
   if (RECAP.test(prompt)) return text(recap(turns.slice(0, lastHuman + 1)));
   const run = RUN.exec(prompt);
   if (run)
