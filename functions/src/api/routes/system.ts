@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { AppError } from '../../lib/errors';
 import { checkReadiness, type ReadinessCheck } from '../../core/readiness';
+import { AppError } from '../../lib/errors';
 import type { AppEnv } from '../env';
 
 /**
