@@ -4,6 +4,7 @@ import {
   SESSION_ID_PATTERN,
 } from '@reprise/functions/agent-events';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '@reprise/functions/errors';
+import { assertTaskOptionsSupported } from '@reprise/functions/lib/runtime-options';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { bearerAuth } from './auth';
@@ -75,6 +76,7 @@ export const createAgentServer = (deps: AgentServerDeps) => {
 
   app.post('/api/task', async (c) => {
     const request = await parseTask(() => c.req.json());
+    assertTaskOptionsSupported(deps.runtime.name, request);
     if (registry.isRunning(request.execution_id)) {
       throw new ConflictError('This execution is already running');
     }

@@ -67,7 +67,7 @@ export async function setAgentRunning(
   running: boolean,
 ): Promise<Agent> {
   const agent = await requireVisibleAgent(deps.stores, who, name);
-  const ref = { tenant: who.tenant, agent: name };
+  const ref = { tenant: who.tenant, agent: name, runtime: agent.runtime };
   // Awaited: in Lambda nothing may run after the response. The AWS fleet only queues the start.
   const status = running ? await deps.fleet.start(ref) : await deps.fleet.stop(ref);
   return { ...(await agentView(deps, agent)), status };
