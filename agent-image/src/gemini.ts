@@ -65,18 +65,28 @@ export const ensureGeminiSettings = (home: string): void => {
     security: { auth: { selectedType: 'gemini-api-key' } },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
-    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    // Session cleanup is on by default (30 days): sessions must live as long as their executions.
+    general: { disableAutoUpdate: true, disableUpdateNag: true, sessionRetention: { enabled: false } },
   };
   writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
 };
 
-const firstLineSessionId = (file: string): string | null => {
+/**
+ * Whether `file` holds a resumable conversation of this session. On a resume in a later minute
+ * gemini-cli also starts a header-only file under the same id prefix; only the file with the
+ * dialogue counts (the CLI's own lookup skips the other one as well).
+ */
+const holdsSession = (file: string, sessionId: string): boolean => {
   try {
-    const head = readFileSync(file, 'utf8').split('\n', 1)[0] ?? '';
-    const id: unknown = JSON.parse(head).sessionId;
-    return typeof id === 'string' ? id : null;
+    const text = readFileSync(file, 'utf8');
+    const id: unknown = JSON.parse(text.split('\n', 1)[0] ?? '').sessionId;
+    // A message record is a line of its own; the header-only file has one only inside a `$set`.
+    return (
+      id === sessionId &&
+      text.split('\n').some((line) => line.startsWith('{"id"') && line.includes('"type":"user"'))
+    );
   } catch {
-    return null;
+    return false;
   }
 };
 
@@ -104,9 +114,7 @@ const sessionLocator =
     const found = findFile(
       dir,
       (name) =>
-        name.startsWith('session-') &&
-        name.endsWith(suffix) &&
-        firstLineSessionId(join(dir, name)) === sessionId,
+        name.startsWith('session-') && name.endsWith(suffix) && holdsSession(join(dir, name), sessionId),
     );
     return found ?? join(dir, `session-1970-01-01T00-00${suffix}`);
   };
@@ -121,9 +129,17 @@ const forkSession = async (locate: (id: string) => string, sourceId: string): Pr
   const forkId = randomUUID();
   const target = locate(forkId);
   await atomicCopy(source, target);
-  const lines = readFileSync(target, 'utf8').split('\n');
-  lines[0] = JSON.stringify({ ...JSON.parse(lines[0]!), sessionId: forkId });
-  writeFileSync(target, lines.join('\n'));
+  // gemini-cli appends a header line (and a `$set` of the id) on every resume: rename them all.
+  const renamed = readFileSync(target, 'utf8')
+    .split('\n')
+    .map((line) => {
+      if (!line.includes(sourceId)) return line;
+      const record = JSON.parse(line) as { sessionId?: string; $set?: { sessionId?: string } };
+      if (record.sessionId === sourceId) record.sessionId = forkId;
+      if (record.$set?.sessionId === sourceId) record.$set.sessionId = forkId;
+      return JSON.stringify(record);
+    });
+  writeFileSync(target, renamed.join('\n'));
   return forkId;
 };
 

@@ -55,7 +55,7 @@ export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) =
     await model?.close();
   });
 
-  describe(`${runtime} agent server (real ${runtime} CLI, scripted model)`, () => {
+  describe(`${runtime} agent server (real ${runtime} CLI, scripted model)`, { timeout: 120_000 }, () => {
     let first: string;
     let chat: string;
 
