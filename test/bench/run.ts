@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildWebIfStale } from '../../infra/local/src/web-build';
 import { devToken, startLocalStack } from '../helpers/local-stack';
+import { benchColdTurns, printColdTurns } from './cold-turn-runtimes';
 import { benchFirstEvent } from './first-event';
 import { benchResumeGate } from './resume-gate';
 import { benchApiBundle, spaJsGzipBytes } from './sizes';
@@ -35,6 +36,8 @@ try {
   });
   progress('first streamed event');
   const first = await benchFirstEvent(stack.url, token, 5);
+  progress('cold turns of the codex and gemini runtimes');
+  const cold = await benchColdTurns(stack.url, token);
 
   console.log(
     `resume gate median: ${round(gate.atSmall)} ms at 1,000 executions, ${round(gate.atLarge)} ms at 100,000`,
@@ -54,6 +57,7 @@ try {
   console.log(`api_bundle_kb=${round(bundle.bytes / 1024, 1)}`);
   console.log(`api_cold_import_ms=${round(bundle.coldImportMs, 1)}`);
   console.log(`spa_js_gzip_kb=${round(spa / 1024, 1)}`);
+  printColdTurns(cold);
 } finally {
   await stack.stop();
 }
