@@ -32,7 +32,7 @@ export async function createAgent(deps: CoreDeps, who: Identity, body: CreateAge
     created_at: new Date(deps.clock.now()).toISOString(),
   };
   await deps.stores.agents.createAgent(record);
-  await deps.fleet.create({ tenant: who.tenant, agent: body.name });
+  await deps.fleet.create({ tenant: who.tenant, agent: body.name, runtime: record.runtime });
   return agentView(deps, record);
 }
 
