@@ -1,8 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { Reply } from './script';
-import { chunks } from './wire';
 
 export type SpokenReply = Exclude<Reply, { kind: 'error' }>;
+
+/** Splits text at fixed character offsets (not words) so consumers must cope with mid-token deltas. */
+export const chunks = (text: string, count: number): string[] => {
+  const size = Math.max(1, Math.ceil(text.length / count));
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+  return out.length > 0 ? out : [''];
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
