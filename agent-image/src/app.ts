@@ -1,6 +1,7 @@
 import { AgentTaskRequest, isWellFormedSessionId } from '@reprise/functions/agent-events';
 import { errorResponse } from '@reprise/functions/api/errors';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '@reprise/functions/errors';
+import { assertTaskOptionsSupported } from '@reprise/functions/lib/runtime-options';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { bearerAuth } from './auth';
@@ -73,6 +74,7 @@ export const createAgentServer = (deps: AgentServerDeps) => {
 
   app.post('/api/task', async (c) => {
     const request = await parseTask(() => c.req.json());
+    assertTaskOptionsSupported(deps.runtime.name, request);
     if (registry.isRunning(request.execution_id)) {
       throw new ConflictError('This execution is already running');
     }

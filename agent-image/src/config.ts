@@ -6,8 +6,20 @@ import { integer, required } from '@reprise/functions/lib/env';
 
 export type ArchiveConfig = { kind: 'dir'; dir: string } | { kind: 's3'; bucket: string; prefix: string };
 
+/** Which coding-agent CLI this agent server runs (the agent's `runtime`). */
+export type RuntimeName = 'claude' | 'codex' | 'gemini';
+
 export interface AgentConfig {
   port: number;
+  runtime: RuntimeName;
+  codexBin: string;
+  geminiBin: string;
+  /** OpenAI Responses API endpoint for codex (the scripted model locally). */
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  /** Gemini API endpoint for gemini-cli (the scripted model locally). */
+  geminiBaseUrl?: string;
+  geminiApiKey?: string;
   token: string;
   home: string;
   workdir: string;
@@ -40,6 +52,21 @@ const defaultClaudeBin = (): string => {
   }
 };
 
+/** An npm-installed CLI's entry script, else the bare name (the image installs it globally). */
+const packageBin = (pkg: string, file: string, name: string): string => {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve(`${pkg}/package.json`)), file);
+  } catch {
+    return name;
+  }
+};
+
+const runtimeOf = (env: Env): RuntimeName => {
+  const raw = env.AGENT_RUNTIME || 'claude';
+  if (raw === 'claude' || raw === 'codex' || raw === 'gemini') return raw;
+  throw new Error(`Environment variable AGENT_RUNTIME must be claude, codex or gemini, got "${raw}"`);
+};
+
 const archiveConfig = (env: Env): ArchiveConfig => {
   if (env.ARCHIVE_BUCKET) return { kind: 's3', bucket: env.ARCHIVE_BUCKET, prefix: env.ARCHIVE_PREFIX ?? '' };
   if (env.ARCHIVE_DIR) return { kind: 'dir', dir: env.ARCHIVE_DIR };
@@ -48,6 +75,13 @@ const archiveConfig = (env: Env): ArchiveConfig => {
 
 export const loadConfig = (env: Env = process.env): AgentConfig => ({
   port: integer(env, 'PORT', AGENT_PORT, 0, 65_535),
+  runtime: runtimeOf(env),
+  codexBin: env.CODEX_BIN || packageBin('@openai/codex', 'bin/codex.js', 'codex'),
+  geminiBin: env.GEMINI_BIN || packageBin('@google/gemini-cli', 'bundle/gemini.js', 'gemini'),
+  ...(env.OPENAI_BASE_URL ? { openaiBaseUrl: env.OPENAI_BASE_URL } : {}),
+  ...(env.OPENAI_API_KEY ? { openaiApiKey: env.OPENAI_API_KEY } : {}),
+  ...(env.GOOGLE_GEMINI_BASE_URL ? { geminiBaseUrl: env.GOOGLE_GEMINI_BASE_URL } : {}),
+  ...(env.GEMINI_API_KEY ? { geminiApiKey: env.GEMINI_API_KEY } : {}),
   token: required(env, 'AGENT_TOKEN'),
   home: required(env, 'AGENT_HOME'),
   workdir: required(env, 'AGENT_WORKDIR'),

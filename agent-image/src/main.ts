@@ -4,8 +4,8 @@ import { createLogger } from '@reprise/functions/lib/log';
 import { createAgentServer } from './app';
 import type { TranscriptArchive } from './archive/archive';
 import { createDirArchive } from './archive/dir';
-import { createClaudeRuntime } from './claude';
 import { type ArchiveConfig, loadConfig } from './config';
+import { runtimeFor } from './runtime-select';
 import { createFileLedger } from './session-ledger';
 import { TaskRegistry } from './task-registry';
 import { ensureClaudeSettings } from './transcripts';
@@ -38,20 +38,7 @@ const app = createAgentServer({
   logger,
   archive: await archiveFor(config.archive),
   ledger: createFileLedger(config.home),
-  runtime: withWarmPool(
-    createClaudeRuntime({
-      bin: config.claudeBin,
-      home: config.home,
-      workdir: config.workdir,
-      baseUrl: config.anthropicBaseUrl,
-      apiKey: config.anthropicApiKey,
-      killGraceMs: config.killGraceMs,
-      maxRetries: config.claudeMaxRetries,
-      path: process.env.PATH,
-      isRoot: process.getuid?.() === 0,
-    }),
-    warm,
-  ),
+  runtime: withWarmPool(runtimeFor(config), warm),
 });
 
 const server = serve({ fetch: app.fetch, port: config.port, hostname: '0.0.0.0' }, (info) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildWebIfStale } from '../../infra/local/src/web-build';
 import { devToken, startLocalStack } from '../helpers/local-stack';
+import { benchColdTurns, printColdTurns } from './cold-turn-runtimes';
 import { benchFirstEvent } from './first-event';
 import { benchResumeGate } from './resume-gate';
 import { benchApiBundle, spaJsGzipBytes } from './sizes';
@@ -71,6 +72,8 @@ try {
   progress('first streamed event');
   const first = await benchFirstEvent(stack.url, token, 5);
   const printWarm = await warmFigures(stack, token);
+  progress('cold turns of the codex and gemini runtimes');
+  const cold = await benchColdTurns(stack.url, token);
 
   console.log(
     `resume gate median: ${round(gate.atSmall)} ms at 1,000 executions, ${round(gate.atLarge)} ms at 100,000`,
@@ -91,6 +94,7 @@ try {
   console.log(`api_cold_import_ms=${round(bundle.coldImportMs, 1)}`);
   console.log(`spa_js_gzip_kb=${round(spa / 1024, 1)}`);
   printWarm();
+  printColdTurns(cold);
 } finally {
   await stack.stop();
 }

@@ -56,6 +56,6 @@ describe('the local stack', () => {
     const agents = (await (await fetch(`${stack.url}/api/agents`, { headers: auth })).json()) as {
       items: { name: string }[];
     };
-    expect(agents.items.map((a) => a.name).sort()).toEqual(['demo', 'survivor']);
+    expect(agents.items.map((a) => a.name).sort()).toEqual(['codex', 'demo', 'gemini', 'survivor']);
   });
 });

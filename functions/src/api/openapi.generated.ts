@@ -395,7 +395,7 @@ export interface components {
         Agent: {
             name: string;
             /** @enum {string} */
-            runtime: "claude";
+            runtime: "claude" | "codex" | "gemini";
             /** @enum {string} */
             status: "running" | "starting" | "stopped" | "failed";
             owner: string;
@@ -876,7 +876,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     /** @enum {string} */
-                    runtime?: "claude";
+                    runtime?: "claude" | "codex" | "gemini";
                     shared_with?: string[];
                 };
             };

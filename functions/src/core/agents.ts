@@ -32,7 +32,7 @@ export async function createAgent(deps: CoreDeps, who: Identity, body: CreateAge
     created_at: new Date(deps.clock.now()).toISOString(),
   };
   await deps.stores.agents.createAgent(record);
-  await deps.fleet.create({ tenant: who.tenant, agent: body.name });
+  await deps.fleet.create({ tenant: who.tenant, agent: body.name, runtime: record.runtime });
   return agentView(deps, record);
 }
 
@@ -67,7 +67,7 @@ export async function setAgentRunning(
   running: boolean,
 ): Promise<Agent> {
   const agent = await requireVisibleAgent(deps.stores, who, name);
-  const ref = { tenant: who.tenant, agent: name };
+  const ref = { tenant: who.tenant, agent: name, runtime: agent.runtime };
   // Awaited: in Lambda nothing may run after the response. The AWS fleet only queues the start.
   const status = running ? await deps.fleet.start(ref) : await deps.fleet.stop(ref);
   return { ...(await agentView(deps, agent)), status };

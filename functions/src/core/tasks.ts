@@ -3,6 +3,7 @@ import type { ChatRecord } from '../data/stores/chats';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { AppError, ConflictError, NotFoundError } from '../lib/errors';
 import { ulid, uuid } from '../lib/ids';
+import { assertTaskOptionsSupported } from '../lib/runtime-options';
 import type { ExecutionSource } from '../lib/schemas/executions';
 import type { TaskRequest } from '../lib/schemas/tasks';
 import { requireVisibleAgent } from './access';
@@ -41,6 +42,7 @@ export async function submitTask(
 ): Promise<Submitted> {
   const { stores } = deps;
   const agent = await requireVisibleAgent(stores, who, agentName);
+  assertTaskOptionsSupported(agent.runtime, body);
   const keyHash = opts.idempotencyKey ? sha256(opts.idempotencyKey) : null;
   // The same key means the same request (IETF Idempotency-Key draft): agent and body must match.
   const bodyHash = sha256(JSON.stringify([agent.name, body]));

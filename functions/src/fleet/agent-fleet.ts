@@ -7,6 +7,8 @@ export type AgentStatus = 'running' | 'starting' | 'stopped' | 'failed';
 export interface AgentRef {
   readonly tenant: string;
   readonly agent: string;
+  /** Which CLI the agent server runs; absent means claude. */
+  readonly runtime?: string;
 }
 
 /** How to reach a running agent server: base URL plus the bearer token it demands. */

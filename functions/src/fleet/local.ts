@@ -75,6 +75,7 @@ export class LocalAgentFleet implements AgentFleet {
         AGENT_HOME: p.home,
         AGENT_WORKDIR: p.workdir,
         ARCHIVE_DIR: p.archive,
+        AGENT_RUNTIME: ref.runtime ?? 'claude',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

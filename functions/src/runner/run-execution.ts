@@ -137,7 +137,8 @@ async function stream(
         result = event;
         continue;
       }
-      if (event.type === 'status' && event.session_id && e.forked && !e.claude_session_id) {
+      // Forks learn their id here; so do new runs of a CLI that picks its own ids (codex).
+      if (event.type === 'status' && event.session_id && reportsNewSession(e, event.session_id)) {
         e.claude_session_id = event.session_id;
         await deps.stores.executions.recordSessionId(e, event.session_id);
       }
@@ -162,6 +163,10 @@ async function stream(
     )
   );
 }
+
+/** A plain resume keeps its session id; a fork or a new run may hear its real one from the agent. */
+const reportsNewSession = (e: ExecutionRecord, sessionId: string): boolean =>
+  sessionId !== e.claude_session_id && (e.forked ? !e.claude_session_id : e.resumed_session_id === null);
 
 function taskBody(e: ExecutionRecord): AgentTaskRequest {
   const resuming = e.resumed_session_id !== null;

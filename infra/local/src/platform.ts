@@ -39,10 +39,20 @@ export function createLocalPlatform(options: {
     : options.modelUrl
       ? { ANTHROPIC_BASE_URL: options.modelUrl }
       : {};
+  // The scripted model also speaks the OpenAI Responses and Gemini APIs, for codex and gemini agents.
+  const keyOrModel = (key: string, urlVar: string): Record<string, string> => {
+    const value = process.env[key];
+    if (value) return { [key]: value };
+    return options.modelUrl ? { [urlVar]: options.modelUrl } : {};
+  };
+  const otherModels = {
+    ...keyOrModel('OPENAI_API_KEY', 'OPENAI_BASE_URL'),
+    ...keyOrModel('GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL'),
+  };
   const fleet = new LocalAgentFleet({
     command: AGENT_SERVER_COMMAND,
     baseDir: options.dataDir,
-    env: { ...modelEnv, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: { ...modelEnv, ...otherModels, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     logger: options.logger,
   });
   // The local stand-in for the payload bucket, with every other byte of state under dataDir.

@@ -4,7 +4,7 @@ import { submitTask } from '@reprise/functions/core/tasks';
 import { waitForTerminal } from '@reprise/functions/core/wait';
 import type { Db } from '@reprise/functions/data/client';
 import { UserStore } from '@reprise/functions/data/stores/users';
-import { SEED_AGENT, SEED_TENANTS, SEED_USERS } from './seed-data';
+import { SEED_AGENTS, SEED_TENANTS, SEED_USERS, type SeedAgent } from './seed-data';
 
 /** Idempotent: a second start rewrites the same tenants and users and keeps everything else. */
 export async function seedIdentities(db: Db): Promise<void> {
@@ -14,20 +14,25 @@ export async function seedIdentities(db: Db): Promise<void> {
 }
 
 /**
- * The demo agent exists, runs, and (on a fresh data dir) has one failed execution to continue:
- * a command that fails, cut off by max_turns before the agent could recover.
+ * The demo agents (claude `demo`, `codex`, `gemini`) exist, run, and (on a fresh data dir) each
+ * has one failed execution to continue: a command that fails, then the run fails before the
+ * agent could recover.
  */
 export async function seedDemoAgent(core: CoreDeps, withFailedRun: boolean): Promise<void> {
-  const owner = SEED_USERS.find((u) => u.email === SEED_AGENT.owner)!;
-  const ref = { tenant: SEED_AGENT.tenant, agent: SEED_AGENT.name };
+  await Promise.all(SEED_AGENTS.map((agent) => seedAgent(core, agent, withFailedRun)));
+}
+
+async function seedAgent(core: CoreDeps, agent: SeedAgent, withFailedRun: boolean): Promise<void> {
+  const owner = SEED_USERS.find((u) => u.email === agent.owner)!;
+  const ref = { tenant: agent.tenant, agent: agent.name, runtime: agent.runtime };
   if (!(await core.stores.agents.getAgent(ref.tenant, ref.agent))) {
     await core.stores.agents.createAgent({
       tenant: ref.tenant,
       name: ref.agent,
-      runtime: 'claude',
+      runtime: agent.runtime,
       owner_user_id: owner.user_id,
       owner_email: owner.email,
-      shared_with: SEED_AGENT.shared_with,
+      shared_with: agent.shared_with,
       created_at: new Date(core.clock.now()).toISOString(),
     });
   }
@@ -37,9 +42,6 @@ export async function seedDemoAgent(core: CoreDeps, withFailedRun: boolean): Pro
   const existing = await core.stores.executions.listExecutionsByAgent(ref.tenant, ref.agent, { limit: 1 });
   if (existing.items.length > 0) return;
   const bob: Identity = { ...owner, via: 'jwt' };
-  const { execution } = await submitTask(core, bob, ref.agent, {
-    message: 'run: ls /nonexistent',
-    max_turns: 1,
-  });
+  const { execution } = await submitTask(core, bob, ref.agent, agent.failedRun);
   await waitForTerminal(core, execution, 60_000);
 }

@@ -14,6 +14,14 @@ describe('agent image Dockerfile', () => {
     expect(dockerfile).toContain(['@anthropic-ai/claude-code@', '{CLAUDE_CODE_VERSION}'].join('$'));
   });
 
+  it.each([
+    ['CODEX_VERSION', '@openai/codex'],
+    ['GEMINI_CLI_VERSION', '@google/gemini-cli'],
+  ])('pins %s to the %s version the server is tested with', (arg, pkg) => {
+    expect(new RegExp(`ARG ${arg}=(\\S+)`).exec(dockerfile)?.[1]).toBe(manifest.dependencies[pkg]);
+    expect(dockerfile).toContain(`${pkg}@\${${arg}}`);
+  });
+
   it('runs as the non-root uid/gid 1000 with HOME at the EFS mount point', () => {
     expect(dockerfile).toMatch(/^FROM node:22-slim$/m);
     expect(dockerfile).toMatch(/^USER 1000:1000$/m);

@@ -81,6 +81,19 @@ describe('scripted model', () => {
     expect(decide([user('sleep: 2')])).toMatchObject({ kind: 'text', durationMs: 2000 });
   });
 
+  it('fails with the requested HTTP error after running the command of a fail-after-run prompt', () => {
+    const prompt = 'run: ls /nonexistent\nfail-after-run: 400';
+    expect(decide([user(prompt)])).toMatchObject({ kind: 'tool_use', input: { command: 'ls /nonexistent' } });
+    const result: Message = {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ls: cannot access', is_error: true }],
+    };
+    expect(decide([user(prompt), toolUse('t1', 'ls /nonexistent'), result])).toMatchObject({
+      kind: 'error',
+      status: 400,
+    });
+  });
+
   it('answers with the requested HTTP error', () => {
     expect(decide([user('model-error: 529')])).toMatchObject({ kind: 'error', status: 529 });
   });

@@ -3,6 +3,7 @@ import { A } from '@solidjs/router';
 import { createResource, For, Show } from 'solid-js';
 import { errorMessage } from '~/api/api-error';
 import { AgentControls } from '~/components/agent-controls';
+import { CreateAgentForm } from '~/components/create-agent-form';
 import { StatusBadge } from '~/components/status-badge';
 import { formatTime } from '~/lib/format';
 import { useServices } from '~/services';
@@ -18,6 +19,10 @@ export function AgentsPage() {
       <header class="page-header">
         <h1>Agents</h1>
       </header>
+      <CreateAgentForm
+        create={api.createAgent}
+        onCreated={(agent) => mutate((prev) => ({ items: [agent, ...(prev?.items ?? [])] }))}
+      />
       <Show when={!list.error} fallback={<p class="banner banner-error">{errorMessage(list.error)}</p>}>
         <Show
           when={(list.latest?.items.length ?? 0) > 0}

@@ -1,5 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../lib/errors';
+import type { Runtime } from '../../lib/schemas/agents';
 import type { Db } from '../client';
 import { isConditionFailure, recordOf } from '../client';
 import { keys } from '../keys';
@@ -7,7 +8,7 @@ import { keys } from '../keys';
 export interface AgentRecord {
   readonly tenant: string;
   readonly name: string;
-  readonly runtime: 'claude';
+  readonly runtime: Runtime;
   readonly owner_user_id: string;
   readonly owner_email: string;
   readonly shared_with: string[];

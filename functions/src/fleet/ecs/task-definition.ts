@@ -56,6 +56,7 @@ export function taskDefinitionInput(
           { name: 'ARCHIVE_PREFIX', value: names.archivePrefix },
           { name: 'REPRISE_TENANT', value: ref.tenant },
           { name: 'REPRISE_AGENT', value: ref.agent },
+          { name: 'AGENT_RUNTIME', value: ref.runtime ?? 'claude' },
         ],
         secrets,
         mountPoints: [{ sourceVolume: HOME_VOLUME, containerPath: AGENT_HOME, readOnly: false }],

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { AgentName, Email, Timestamp } from './common';
 
-export const Runtime = z.enum(['claude']);
+export const Runtime = z.enum(['claude', 'codex', 'gemini']);
 export type Runtime = z.infer<typeof Runtime>;
 
 export const AgentStatus = z.enum(['running', 'starting', 'stopped', 'failed']);

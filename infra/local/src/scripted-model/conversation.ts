@@ -20,6 +20,11 @@ export interface ToolOutcome {
 export type HistoryItem = { kind: 'prompt'; text: string } | ({ kind: 'tool' } & ToolOutcome);
 
 const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+/** codex and gemini-cli wrap harness facts (cwd, AGENTS.md, skills) in one tag per text part. */
+const HARNESS_BLOCK = /^<([a-z_]+)[^>]*>[\s\S]*<\/\1>$/i;
+
+/** A text part that is the CLI's own context, not the human's words. */
+export const isHarnessText = (text: string): boolean => HARNESS_BLOCK.test(text.trim());
 
 const blocks = (message: Message): ContentBlock[] =>
   typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;

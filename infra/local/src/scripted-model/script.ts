@@ -19,6 +19,8 @@ const RUN = /^run:[ \t]*(\S.*)$/m;
 const SLEEP = /^sleep:[ \t]*(\d{1,4}(?:\.\d{1,3})?)/m;
 const MODEL_ERROR = /^model-error:[ \t]*(\d{3})/m;
 const BIG = /^big:[ \t]*(\d{1,8})/m;
+/** A run that fails after its command: the seeded "failed run to continue" of every runtime. */
+const FAIL_AFTER_RUN = /^fail-after-run:[ \t]*(\d{3})/m;
 const HEAD_CHARS = 500;
 
 /**
@@ -64,11 +66,15 @@ const recap = (upToPrompt: Message[]): string => {
 
 export const decide = (messages: Message[]): Reply => {
   const turns = dialogue(messages);
-  const outcomes = pendingOutcomes(turns);
-  if (outcomes.length > 0) return text(outcomes.map(describeOutcome).join('\n'));
-
   const lastHuman = turns.findLastIndex(isHumanTurn);
   const prompt = lastHuman >= 0 ? humanText(turns[lastHuman]!) : '';
+
+  const outcomes = pendingOutcomes(turns);
+  const failAfter = FAIL_AFTER_RUN.exec(prompt);
+  if (outcomes.length > 0 && failAfter) {
+    return { kind: 'error', status: Number(failAfter[1]), message: `Scripted model error ${failAfter[1]}` };
+  }
+  if (outcomes.length > 0) return text(outcomes.map(describeOutcome).join('\n'));
 
   const modelError = MODEL_ERROR.exec(prompt);
   if (modelError) {

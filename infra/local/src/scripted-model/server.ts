@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Message } from './conversation';
+import { contentsToMessages, geminiJson, sendGeminiError, streamGemini } from './gemini-wire';
+import { responsesToMessages, sendOpenAiError, streamResponse } from './openai-wire';
 import { decide } from './script';
 import { messageJson, sendError, streamTurn, tokens } from './wire';
 
@@ -30,13 +32,25 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
 const promptChars = (body: MessagesRequest): number =>
   JSON.stringify(body.messages ?? []).length + JSON.stringify(body.system ?? '').length;
 
+/** `/v1beta/models/{model}:generateContent` or `:streamGenerateContent` (gemini-cli). */
+const GEMINI_ROUTE =
+  /^\/v1(?:beta|alpha)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;
+
+interface GeminiRequest {
+  contents?: unknown;
+}
+
 export const startScriptedModel = async (options: { port?: number } = {}): Promise<ScriptedModel> => {
   let counter = 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://model').pathname;
     if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'ok' });
     if (req.method !== 'POST') return sendError(res, 404, `No route for ${req.method} ${path}`);
-    const body = (await readJson(req)) as MessagesRequest;
+    const raw = await readJson(req);
+    if (path === '/v1/responses') return answerResponses(res, raw as { model?: string; input?: unknown });
+    const gemini = GEMINI_ROUTE.exec(path);
+    if (gemini) return answerGemini(res, gemini[1]!, gemini[2]!, raw as GeminiRequest);
+    const body = raw as MessagesRequest;
     if (path === '/v1/messages/count_tokens')
       return sendJson(res, 200, { input_tokens: tokens(promptChars(body)) });
     if (path !== '/v1/messages') return sendError(res, 404, `No route for POST ${path}`);
@@ -52,6 +66,31 @@ export const startScriptedModel = async (options: { port?: number } = {}): Promi
     };
     if (body.stream) return streamTurn(res, turn);
     return sendJson(res, 200, messageJson(turn));
+  };
+
+  /** OpenAI Responses API (codex): always streamed. */
+  const answerResponses = async (res: ServerResponse, body: { model?: string; input?: unknown }) => {
+    if (!Array.isArray(body.input)) return sendOpenAiError(res, 400, 'input: an array is required');
+    const reply = decide(responsesToMessages(body.input));
+    if (reply.kind === 'error') return sendOpenAiError(res, reply.status, reply.message);
+    counter += 1;
+    return streamResponse(res, {
+      id: `resp_scripted_${String(counter).padStart(6, '0')}`,
+      model: body.model ?? 'scripted',
+      inputTokens: tokens(JSON.stringify(body.input).length),
+      reply,
+    });
+  };
+
+  const answerGemini = async (res: ServerResponse, model: string, method: string, body: GeminiRequest) => {
+    const chars = JSON.stringify(body.contents ?? []).length;
+    if (method === 'countTokens') return sendJson(res, 200, { totalTokens: tokens(chars) });
+    if (!Array.isArray(body.contents)) return sendGeminiError(res, 400, 'contents: an array is required');
+    const reply = decide(contentsToMessages(body.contents));
+    if (reply.kind === 'error') return sendGeminiError(res, reply.status, reply.message);
+    const turn = { model, inputTokens: tokens(chars), reply };
+    if (method === 'streamGenerateContent') return streamGemini(res, turn);
+    return sendJson(res, 200, geminiJson(turn));
   };
 
   const server = createServer((req, res) => {

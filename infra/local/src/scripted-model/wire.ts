@@ -1,5 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Reply } from './script';
+import { chunks, textPieces } from './sse';
+
+export { chunks };
 
 /** Anthropic's error `type` for an HTTP status, so the CLI classifies the failure as it would in production. */
 const ERROR_TYPES: Record<number, string> = {
@@ -26,14 +29,6 @@ export interface Turn {
   inputTokens: number;
   reply: Exclude<Reply, { kind: 'error' }>;
 }
-
-/** Splits text at fixed character offsets (not words) so consumers must cope with mid-token deltas. */
-export const chunks = (text: string, count: number): string[] => {
-  const size = Math.max(1, Math.ceil(text.length / count));
-  const out: string[] = [];
-  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
-  return out.length > 0 ? out : [''];
-};
 
 const contentOf = (reply: Turn['reply']) =>
   reply.kind === 'text'
@@ -81,14 +76,8 @@ export const streamTurn = async (res: ServerResponse, turn: Turn): Promise<void>
   const { reply } = turn;
   const start = reply.kind === 'text' ? { type: 'text', text: '' } : { ...contentOf(reply), input: {} };
   send('content_block_start', { type: 'content_block_start', index: 0, content_block: start });
-  const pieces =
-    reply.kind === 'text'
-      ? chunks(
-          reply.text,
-          reply.durationMs > 0 ? 10 : Math.min(8, Math.max(3, Math.ceil(reply.text.length / 16))),
-        )
-      : chunks(JSON.stringify(reply.input), 2);
-  const gap = reply.kind === 'text' && reply.durationMs > 0 ? reply.durationMs / pieces.length : 2;
+  const { pieces, gapMs: gap } =
+    reply.kind === 'text' ? textPieces(reply) : { pieces: chunks(JSON.stringify(reply.input), 2), gapMs: 2 };
   for (const piece of pieces) {
     if (closed) return;
     const delta =

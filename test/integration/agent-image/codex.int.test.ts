@@ -1,0 +1,7 @@
+import { describeRuntime } from './runtime-suite';
+
+describeRuntime({
+  runtime: 'codex',
+  env: (modelUrl) => ({ OPENAI_BASE_URL: modelUrl }),
+  shellTool: 'shell',
+});
