@@ -23,6 +23,10 @@ const ROUTES: Record<string, Record<string, Op>> = {
   },
   '/api/agents/{name}/start': { post: { summary: 'Start the agent', response: s.Agent, status: 202 } },
   '/api/agents/{name}/stop': { post: { summary: 'Stop the agent', response: s.Agent, status: 202 } },
+  '/api/agents/{name}/wake': { post: { summary: 'Wake a sleeping agent', response: s.Agent, status: 202 } },
+  '/api/agents/{name}/settings': {
+    put: { summary: 'Idle timeout and run concurrency', body: s.AgentSettingsRequest, response: s.Agent },
+  },
   '/api/agents/{name}/sharing': {
     put: { summary: 'Share the agent', body: s.SharingRequest, response: s.Agent },
   },

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { lifecycleConfigFromEnv } from '@reprise/functions/core/agent-lifecycle';
 import type { CoreDeps } from '@reprise/functions/core/deps';
 import { inProcessEventSignal } from '@reprise/functions/core/event-signals';
 import { type Clock, systemClock } from '@reprise/functions/core/ports';
@@ -31,6 +32,8 @@ export function createLocalPlatform(options: {
   modelUrl: string | null;
   logger: Logger;
   clock?: Clock;
+  /** Replaces the agent server command (tests prove a failing start is reported). */
+  agentCommand?: readonly string[];
 }): LocalPlatform {
   // A real key means the user wants the real model; otherwise the scripted one answers.
   const modelEnv: Record<string, string> = process.env.ANTHROPIC_API_KEY
@@ -39,23 +42,27 @@ export function createLocalPlatform(options: {
       ? { ANTHROPIC_BASE_URL: options.modelUrl }
       : {};
   const fleet = new LocalAgentFleet({
-    command: AGENT_SERVER_COMMAND,
+    command: options.agentCommand ?? AGENT_SERVER_COMMAND,
     baseDir: options.dataDir,
     env: { ...modelEnv, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     logger: options.logger,
   });
   const stores = createStores(options.db);
-  const base = {
+  // The runner dispatches the next queued run itself, so it needs the dispatcher it is run by.
+  let core: CoreDeps;
+  const dispatcher = inProcessDispatcher((job) => runExecution(core, job), options.logger);
+  core = {
     stores,
     fleet,
     agentClient: new AgentClient(),
     signal: inProcessEventSignal(),
     clock: options.clock ?? systemClock,
     logger: options.logger,
+    dispatcher,
+    lifecycle: lifecycleConfigFromEnv(process.env),
   };
-  const dispatcher = inProcessDispatcher((job) => runExecution(base, job), options.logger);
   return {
-    core: { ...base, dispatcher },
+    core,
     fleet,
     drain: () => dispatcher.drain(),
     async close() {
