@@ -1,4 +1,4 @@
-import type { AgentRecord } from '../data/stores/agents';
+import type { AgentRecord, AgentTaskRef } from '../data/stores/agents';
 import type { ExecutionRecord, WaitingFor } from '../data/stores/execution-record';
 import type { AgentRef } from '../fleet/agent-fleet';
 import { failureResult, outcomeFromResult } from '../runner/outcome';
@@ -60,7 +60,7 @@ export async function pumpAgent(
   if (!agent) return;
   const queue = await queuedRuns(deps, agent, opts.include);
   if (queue.length === 0 && !opts.wake) return;
-  const endpoint = agent.state === 'stopping' ? null : await deps.fleet.endpoint(refOf(agent));
+  const endpoint = agent.state === 'stopping' ? null : await deps.fleet.endpoint(refOf(agent), agent);
   if (!endpoint) {
     await markWaiting(deps, queue, 'agent');
     // Whoever is stopping or starting it dispatches the queue when done.
@@ -150,24 +150,42 @@ export async function wakeAgent(deps: LifecycleDeps, agent: AgentRecord): Promis
   try {
     status = await deps.fleet.start(refOf(agent));
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    deps.logger.warn('agent start failed', {
-      tenant: agent.tenant,
-      agent: agent.name,
-      error: reason.slice(0, 300),
-    });
-    const failed = await deps.stores.agents.transition(claimed, 'failed', iso(deps), { startError: reason });
-    await failQueuedRuns(deps, agent, reason);
-    return failed ?? claimed;
+    return agentStartFailed(deps, claimed, err instanceof Error ? err.message : String(err));
   }
   // In AWS the start is only handed over here; the task-state handler finishes it.
   if (status !== 'running') return claimed;
   return agentBecameHealthy(deps, claimed);
 }
 
-/** The agent answers /health: record it and start what waits for it. */
-export async function agentBecameHealthy(deps: LifecycleDeps, agent: AgentRecord): Promise<AgentRecord> {
-  const running = await deps.stores.agents.transition(agent, 'running', iso(deps), { active: true });
+/** The start failed for good: say why on the agent and end every run waiting for it. */
+export async function agentStartFailed(
+  deps: LifecycleDeps,
+  agent: AgentRecord,
+  reason: string,
+): Promise<AgentRecord> {
+  deps.logger.warn('agent start failed', {
+    tenant: agent.tenant,
+    agent: agent.name,
+    error: reason.slice(0, 300),
+  });
+  const failed = await deps.stores.agents.transition(agent, 'failed', iso(deps), {
+    startError: reason,
+    task: null,
+  });
+  await failQueuedRuns(deps, agent, reason);
+  return failed ?? agent;
+}
+
+/** The agent answers /health: record it (with its task, in AWS) and start what waits for it. */
+export async function agentBecameHealthy(
+  deps: LifecycleDeps,
+  agent: AgentRecord,
+  task?: AgentTaskRef,
+): Promise<AgentRecord> {
+  const running = await deps.stores.agents.transition(agent, 'running', iso(deps), {
+    active: true,
+    ...(task ? { task } : {}),
+  });
   await pumpAgent(deps, agent.tenant, agent.name);
   return running ?? agent;
 }
@@ -204,7 +222,7 @@ async function endQueuedRun(deps: LifecycleDeps, e: ExecutionRecord, message: st
 
 /** Manual Start: wake it unless it is already up. */
 export async function startAgent(deps: LifecycleDeps, agent: AgentRecord): Promise<AgentRecord> {
-  if (agent.state === 'running' && (await deps.fleet.endpoint(refOf(agent)))) return agent;
+  if (agent.state === 'running' && (await deps.fleet.endpoint(refOf(agent), agent))) return agent;
   return wakeAgent(deps, agent);
 }
 

@@ -116,7 +116,7 @@ export async function cancelExecution(deps: CoreDeps, who: Identity, id: string)
     claude_session_id: e.claude_session_id,
   });
   if (!cancelled) throw new ConflictError(`Execution is already ${e.status}`);
-  const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
+  const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent);
   if (endpoint) await deps.agentClient.cancel(endpoint, e.id);
   deps.signal.notify(e.id);
   deps.signal.notify(finishedKey(e.id));

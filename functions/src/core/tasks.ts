@@ -55,7 +55,9 @@ export async function submitTask(
 
   // A sleeping agent is woken by the dispatch below; only an agent that is up can say now whether
   // the transcript exists (410), otherwise the run checks it when it starts (session_expired).
-  const endpoint = resumeId ? await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }) : null;
+  const endpoint = resumeId
+    ? await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }, agent)
+    : null;
   if (endpoint && resumeId && (await deps.agentClient.sessionState(endpoint, resumeId)) === 'missing') {
     throw new AppError(410, 'session_expired', 'The transcript of that session is gone; start a fresh chat');
   }

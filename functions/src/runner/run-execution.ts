@@ -64,7 +64,9 @@ async function runClaimed(deps: RunnerDeps, e: ExecutionRecord): Promise<void> {
   );
   try {
     if (isTerminal(e.status)) return;
-    const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
+    // The agent item records where its server listens (AWS): one read, no fleet lookup.
+    const agent = await stores.agents.getAgent(e.tenant, e.agent);
+    const endpoint = agent && (await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent));
     const result = !endpoint
       ? failureResult(
           e,

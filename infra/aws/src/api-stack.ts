@@ -74,11 +74,28 @@ export class ApiStack extends Stack {
     fns.scheduled.role.addToPolicy(invokeFleet);
     fns.scheduled.role.addToPolicy(invokeRunner);
 
+    // The sweeper also stops idle agents (within a minute of their idle timeout) and dispatches
+    // queued runs an event missed.
     fns.sweeper.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    fns.sweeper.role.addToPolicy(invokeFleet);
+    fns.sweeper.role.addToPolicy(invokeRunner);
     new Rule(this, 'SweepStaleRuns', {
       ruleName: resourceName(stage, 'sweep-stale-runs'),
-      schedule: Schedule.rate(Duration.minutes(5)),
+      schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(fns.sweeper.fn, { retryAttempts: 0 })],
+    });
+
+    fns.taskEvents.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    fns.taskEvents.role.addToPolicy(invokeFleet);
+    fns.taskEvents.role.addToPolicy(invokeRunner);
+    new Rule(this, 'AgentTaskStateChanges', {
+      ruleName: resourceName(stage, 'agent-task-state'),
+      eventPattern: {
+        source: ['aws.ecs'],
+        detailType: ['ECS Task State Change'],
+        detail: { clusterArn: [agents.cluster.clusterArn], lastStatus: ['RUNNING', 'STOPPED'] },
+      },
+      targets: [new LambdaFunction(fns.taskEvents.fn, { retryAttempts: 2 })],
     });
 
     this.restApi = new RepriseRestApi(this, 'Http', { stage, api: fns.api.fn, events: fns.events.fn });

@@ -32,6 +32,7 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
     reason: 'The Lambda VPC network-interface actions support no resource-level permissions.',
   };
   acknowledgeWildcards(fns.runner.role, [vpcOnly]);
+  acknowledgeWildcards(fns.taskEvents.role, [vpcOnly]);
   acknowledgeWildcards(fns.api.role, [
     vpcOnly,
     {
