@@ -8,10 +8,25 @@ import { benchResumeGate } from './resume-gate';
 import { benchApiBundle, spaJsGzipBytes } from './sizes';
 import { round } from './stats';
 import { benchTurnOverhead } from './turn-overhead';
+import { benchWake } from './wake';
 
 /** `npm run bench`: prints figures, asserts nothing; the last lines are name=value for scripts. */
 const progress = (s: string) => process.stderr.write(`• ${s}\n`);
 const dir = await mkdtemp(join(tmpdir(), 'rp-bench-'));
+/** `BENCH_ONLY=wake npm run bench` measures one figure alone (the machine is shared). */
+const only = process.env.BENCH_ONLY;
+
+if (only === 'wake') {
+  const stack = await startLocalStack({ dataDir: dir });
+  try {
+    progress('wake to first event (stopped agent)');
+    const wake = await benchWake(stack.url, await devToken(stack.url, 'bob@acme.test'), 5);
+    console.log(`wake_to_first_event_ms=${round(wake, 1)}`);
+  } finally {
+    await stack.stop();
+  }
+  process.exit(0);
+}
 
 progress('bundling the api Lambda');
 const bundle = await benchApiBundle(dir);
@@ -35,6 +50,8 @@ try {
   });
   progress('first streamed event');
   const first = await benchFirstEvent(stack.url, token, 5);
+  progress('wake to first event (stopped agent)');
+  const wake = await benchWake(stack.url, token, 5);
 
   console.log(
     `resume gate median: ${round(gate.atSmall)} ms at 1,000 executions, ${round(gate.atLarge)} ms at 100,000`,
@@ -54,6 +71,7 @@ try {
   console.log(`api_bundle_kb=${round(bundle.bytes / 1024, 1)}`);
   console.log(`api_cold_import_ms=${round(bundle.coldImportMs, 1)}`);
   console.log(`spa_js_gzip_kb=${round(spa / 1024, 1)}`);
+  console.log(`wake_to_first_event_ms=${round(wake, 1)}`);
 } finally {
   await stack.stop();
 }
