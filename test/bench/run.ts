@@ -9,11 +9,13 @@ import { benchResumeGate } from './resume-gate';
 import { benchApiBundle, spaJsGzipBytes } from './sizes';
 import { round } from './stats';
 import { benchTurnOverhead } from './turn-overhead';
+import { benchWake } from './wake';
 import { benchWarmTurns } from './warm-turns';
 
 /**
  * `npm run bench`: prints figures, asserts nothing; the last lines are name=value for scripts.
- * `BENCH=warm npm run bench` measures only the warm/cold chat turn figures.
+ * `BENCH=warm npm run bench` measures only the warm/cold chat turn figures, `BENCH=wake` only
+ * wake_to_first_event_ms.
  */
 const progress = (s: string) => process.stderr.write(`• ${s}\n`);
 const dir = await mkdtemp(join(tmpdir(), 'rp-bench-'));
@@ -49,6 +51,18 @@ if (only === 'warm') {
   process.exit(0);
 }
 
+if (only === 'wake') {
+  const stack = await startLocalStack({ dataDir: dir });
+  try {
+    progress('wake to first event (stopped agent)');
+    const wake = await benchWake(stack.url, await devToken(stack.url, 'bob@acme.test'), 5);
+    console.log(`wake_to_first_event_ms=${round(wake, 1)}`);
+  } finally {
+    await stack.stop();
+  }
+  process.exit(0);
+}
+
 progress('bundling the api Lambda');
 const bundle = await benchApiBundle(dir);
 await buildWebIfStale(resolve('web'), progress);
@@ -74,6 +88,8 @@ try {
   const printWarm = await warmFigures(stack, token);
   progress('cold turns of the codex and gemini runtimes');
   const cold = await benchColdTurns(stack.url, token);
+  progress('wake to first event (stopped agent)');
+  const wake = await benchWake(stack.url, token, 5);
 
   console.log(
     `resume gate median: ${round(gate.atSmall)} ms at 1,000 executions, ${round(gate.atLarge)} ms at 100,000`,
@@ -95,6 +111,7 @@ try {
   console.log(`spa_js_gzip_kb=${round(spa / 1024, 1)}`);
   printWarm();
   printColdTurns(cold);
+  console.log(`wake_to_first_event_ms=${round(wake, 1)}`);
 } finally {
   await stack.stop();
 }

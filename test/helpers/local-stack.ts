@@ -13,6 +13,8 @@ export interface TestStackOptions {
   readonly seedFailedRun?: boolean;
   /** Share the integration run's DynamoDB Local (a fresh table) instead of starting another. */
   readonly dynamoEndpoint?: string;
+  readonly lifecycleIntervalMs?: number;
+  readonly agentCommand?: readonly string[];
 }
 
 /** The whole local stack in this process, on a free port, with its data in a temp folder. */
@@ -25,6 +27,8 @@ export async function startLocalStack(options: TestStackOptions = {}): Promise<T
     webDist: resolve('web/dist'),
     logger: silentLogger,
     seedFailedRun: options.seedFailedRun ?? false,
+    ...(options.lifecycleIntervalMs ? { lifecycleIntervalMs: options.lifecycleIntervalMs } : {}),
+    ...(options.agentCommand ? { agentCommand: options.agentCommand } : {}),
     ...(options.dynamoEndpoint
       ? {
           dynamoEndpoint: options.dynamoEndpoint,

@@ -46,6 +46,7 @@ describe('api stack', () => {
     ['runner', 900],
     ['scheduled', 60],
     ['sweeper', 300],
+    ['task-events', 60],
   ])('runs %s on Node 22, arm64, JSON logs, timeout %i s', (name, timeout) => {
     const [, props] = fn(name);
     expect(props).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: timeout });
@@ -88,7 +89,8 @@ describe('api stack', () => {
     ]) {
       expect(fleetVars, name).toHaveProperty(name);
     }
-    expect(fn('sweeper')[1].Environment.Variables).not.toHaveProperty('RUNNER_FUNCTION_NAME');
+    // The sweeper dispatches queued runs an event missed.
+    expect(fn('sweeper')[1].Environment.Variables).toHaveProperty('RUNNER_FUNCTION_NAME');
     // The streaming entry builds the same app as the api, so it needs the same settings.
     expect(Object.keys(fn('events')[1].Environment.Variables)).toEqual(
       expect.arrayContaining([
@@ -117,7 +119,7 @@ describe('api stack', () => {
       expect.arrayContaining([...controlPlane, 'secretsmanager:GetSecretValue']),
     );
     expect(actionsOf('fleet').some((a) => a.startsWith('dynamodb:'))).toBe(false);
-    for (const name of ['api', 'events', 'runner', 'scheduled', 'sweeper']) {
+    for (const name of ['api', 'events', 'runner', 'scheduled', 'sweeper', 'task-events']) {
       const actions = actionsOf(name);
       expect(actions, name).not.toContain('dynamodb:Scan');
       for (const forbidden of [...controlPlane, 'secretsmanager:GetSecretValue'])
@@ -140,7 +142,9 @@ describe('api stack', () => {
     expect(
       actionsOf('sweeper').every(
         (a) =>
-          a.startsWith('dynamodb:') || a.startsWith('logs:') || ['s3:GetObject', 's3:PutObject'].includes(a),
+          a.startsWith('dynamodb:') ||
+          a.startsWith('logs:') ||
+          ['s3:GetObject', 's3:PutObject', 'lambda:InvokeFunction'].includes(a),
       ),
     ).toBe(true);
   });
@@ -217,15 +221,40 @@ describe('api stack', () => {
     }
   });
 
-  it('sweeps every five minutes and never retries a runner invocation', () => {
+  it('sweeps (stale runs, idle agents, missed queues) every minute and never retries a runner invocation', () => {
     api.hasResourceProperties('AWS::Events::Rule', {
-      ScheduleExpression: 'rate(5 minutes)',
+      ScheduleExpression: 'rate(1 minute)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fn('sweeper')[0], 'Arn'] } })],
     });
+    expect(fn('sweeper')[1].Environment.Variables).toHaveProperty('RUNNER_FUNCTION_NAME');
+    expect(actionsOf('sweeper')).toContain('lambda:InvokeFunction');
     api.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
       FunctionName: { Ref: fn('runner')[0] },
       MaximumRetryAttempts: 0,
     });
+  });
+
+  it("sends the agents cluster's Task State Change events to the task-events function, which may dispatch", () => {
+    api.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: Match.objectLike({
+        source: ['aws.ecs'],
+        'detail-type': ['ECS Task State Change'],
+        detail: Match.objectLike({ lastStatus: ['RUNNING', 'STOPPED'], clusterArn: Match.anyValue() }),
+      }),
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fn('task-events')[0], 'Arn'] } })],
+    });
+    api.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: { 'Fn::GetAtt': [fn('task-events')[0], 'Arn'] },
+    });
+    const [, props] = fn('task-events');
+    expect(props).toHaveProperty('VpcConfig');
+    expect(props.Environment.Variables).toHaveProperty('RUNNER_FUNCTION_NAME');
+    const actions = actionsOf('task-events');
+    expect(actions).toContain('lambda:InvokeFunction');
+    expect(actions).toContain('dynamodb:UpdateItem');
+    expect(actions.some((a) => a.startsWith('ecs:'))).toBe(false);
   });
 
   it('places the runner, api and fleet in the VPC and keeps the others out', () => {

@@ -42,12 +42,12 @@ describe('when things break', () => {
     expect(again.body.response).toContain('hello');
   });
 
-  it('answers 409 agent_not_running while the agent is stopped', async () => {
-    await bob.call('POST', '/api/agents/demo/stop');
-    const res = await bob.call('POST', '/api/agents/demo/task', { message: 'hi' });
-    expect(res.status).toBe(409);
-    expect(res.body.error.code).toBe('agent_not_running');
-    await stack.platform.fleet.start(demo);
+  it('accepts a task while the agent is stopped and wakes it (no more 409 agent_not_running)', async () => {
+    expect((await bob.call('POST', '/api/agents/demo/stop')).body.status).toBe('stopped');
+    const res = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'hi' });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    expect((await bob.call('GET', '/api/agents/demo')).body.status).toBe('running');
   });
 
   it('answers 410 session_expired when the transcript is gone from disk and archive', async () => {

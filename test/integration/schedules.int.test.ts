@@ -264,15 +264,18 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
   it('frees the slot for a retry when nothing was written, keeps it once the execution exists', async () => {
     const created = await create('bob', { name: 'yearly', cron: '0 3 1 1 *', message: 'hello from cron' });
     const event = { tenant: 'acme', schedule_id: created.body.id, scheduled_at: '2030-01-01T03:00:00Z' };
-    const fleetDown = {
+    const tableDown = {
       ...deps,
-      fleet: Object.assign(Object.create(deps.fleet), {
-        endpoint: async () => {
-          throw new Error('throttled');
-        },
-      }),
+      stores: {
+        ...deps.stores,
+        executions: Object.assign(Object.create(deps.stores.executions), {
+          createExecution: async () => {
+            throw new Error('throttled');
+          },
+        }),
+      },
     };
-    await expect(fireSchedule(fleetDown, event)).rejects.toThrow('throttled');
+    await expect(fireSchedule(tableDown, event)).rejects.toThrow('throttled');
     const retried = await fireSchedule(deps, event);
     expect(retried.outcome).toBe('created');
     const slot = '2030-01-01T03:00:00.000Z';
@@ -295,7 +298,7 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
     expect(await scheduledRuns(created.body.id)).toHaveLength(2);
   });
 
-  it('records a failed run with agent_not_running when the agent is stopped', async () => {
+  it('wakes a stopped agent for a scheduled run and for Run now', async () => {
     await call('bob')('PUT', `/api/schedules/${scheduleId}`, {
       name: 'every minute',
       cron: '* * * * *',
@@ -303,23 +306,16 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
     });
     const bob = await clientFor(stack.url, 'bob@acme.test');
     expect((await bob.call('POST', '/api/agents/demo/stop')).status).toBe(202);
-    try {
-      const fired = await cron.tick(T0 + 10 * MINUTE);
-      expect(fired).toHaveLength(1);
-      const runs = await scheduledRuns(scheduleId);
-      const failed = runs.find((e) => e.status === 'failed');
-      expect(failed).toMatchObject({
-        source: 'schedule',
-        owner_user_id: 'usr-bob',
-        claude_session_id: null,
-        error: { code: 'agent_not_running' },
-      });
-      const now = await call('bob')('POST', `/api/schedules/${scheduleId}/run`);
-      expect(now.status).toBe(409);
-      expect(now.body.error.code).toBe('agent_not_running');
-    } finally {
-      await bob.call('POST', '/api/agents/demo/start');
-    }
+    const before = new Set((await scheduledRuns(scheduleId)).map((e) => e.id));
+    expect(await cron.tick(T0 + 10 * MINUTE)).toHaveLength(1);
+    const fresh = (await scheduledRuns(scheduleId)).filter((e) => !before.has(e.id));
+    expect(fresh).toHaveLength(1);
+    const run = await finished(fresh[0]!.id);
+    expect(run).toMatchObject({ status: 'success', source: 'schedule', owner_user_id: 'usr-bob' });
+    expect((await bob.call('POST', '/api/agents/demo/stop')).status).toBe(202);
+    const now = await call('bob')('POST', `/api/schedules/${scheduleId}/run`);
+    expect(now.status).toBe(202);
+    expect((await finished(now.body.execution_id))?.status).toBe('success');
   });
 });
 

@@ -42,13 +42,37 @@ describe('the remote fleet', () => {
     expect(JSON.parse(new TextDecoder().decode(input.Payload as Uint8Array))).toEqual({ op: 'status', ref });
   });
 
-  it('hands a start to the fleet function asynchronously and reports starting', async () => {
-    lambda.on(InvokeCommand).resolves({ StatusCode: 202 });
+  it('hands a start over with a quick launch call and reports starting (nothing waits for Fargate)', async () => {
+    lambda.on(InvokeCommand).resolves({ Payload: encode({ ok: true, value: 'starting' }) as never });
     const fleet = new RemoteAgentFleet(new LambdaClient({ region: 'us-east-1' }), 'f');
     expect(await fleet.start(ref)).toBe('starting');
     const input = lambda.commandCalls(InvokeCommand)[0]!.args[0].input;
-    expect(input.InvocationType).toBe('Event');
-    expect(JSON.parse(new TextDecoder().decode(input.Payload as Uint8Array))).toEqual({ op: 'start', ref });
+    expect(input.InvocationType).toBeUndefined();
+    expect(JSON.parse(new TextDecoder().decode(input.Payload as Uint8Array))).toEqual({ op: 'launch', ref });
+  });
+
+  it('reads the endpoint from the agent item: no fleet call for a stopped agent, one token fetch per instance', async () => {
+    lambda.on(InvokeCommand).resolves({ Payload: encode({ ok: true, value: 'secret-token' }) as never });
+    const fleet = new RemoteAgentFleet(new LambdaClient({ region: 'us-east-1' }), 'f');
+    expect(await fleet.endpoint(ref, { task: null })).toBeNull();
+    expect(lambda.commandCalls(InvokeCommand)).toHaveLength(0);
+    const task = {
+      task_arn: 'arn:aws:ecs:us-east-1:1:task/c/1',
+      endpoint_url: 'http://10.0.0.9:8080',
+      token_ref: 'reprise/dev/acme/demo/token',
+    };
+    for (let i = 0; i < 3; i++) {
+      expect(await fleet.endpoint(ref, { task })).toEqual({
+        url: 'http://10.0.0.9:8080',
+        token: 'secret-token',
+      });
+    }
+    const calls = lambda.commandCalls(InvokeCommand);
+    expect(calls).toHaveLength(1);
+    expect(JSON.parse(new TextDecoder().decode(calls[0]!.args[0].input.Payload as Uint8Array))).toEqual({
+      op: 'token',
+      ref,
+    });
   });
 
   it('surfaces a failed operation as an error', async () => {
@@ -72,5 +96,18 @@ describe('the remote fleet', () => {
     expect(calls).toEqual(['endpoint', 'create']);
     const failing = { ...fleet, start: async () => Promise.reject(new Error('capacity')) } as AgentFleet;
     expect(await serveFleetRequest(failing, { op: 'start', ref })).toEqual({ ok: false, error: 'capacity' });
+    const options: unknown[] = [];
+    const launching = {
+      ...fleet,
+      start: async (_: unknown, o: unknown) => {
+        options.push(o);
+        return 'running';
+      },
+    } as AgentFleet;
+    expect(await serveFleetRequest(launching, { op: 'launch', ref })).toEqual({
+      ok: true,
+      value: 'starting',
+    });
+    expect(options).toEqual([{ wait: false }]);
   });
 });

@@ -138,6 +138,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/{name}/wake": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Wake a sleeping agent ahead of a run (idempotent; returns at once) */
+        post: operations["wakeAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{name}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Idle timeout and run concurrency (owner or tenant admin) */
+        put: operations["updateAgentSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents/{name}/sharing": {
         parameters: {
             query?: never;
@@ -402,6 +436,9 @@ export interface components {
             shared_with: string[];
             /** Format: date-time */
             created_at: string;
+            idle_timeout_seconds: number;
+            max_concurrent_runs: number;
+            last_active_at: string | null;
         };
         AgentList: {
             items: components["schemas"]["Agent"][];
@@ -461,6 +498,7 @@ export interface components {
                 /** Format: date-time */
                 created_at: string;
             }[];
+            waiting_for: ("agent" | "capacity") | null;
         };
         ExecutionSummary: {
             id: string;
@@ -479,6 +517,7 @@ export interface components {
             duration_ms: number | null;
             cost_usd: number | null;
             error_code: string | null;
+            waiting_for: ("agent" | "capacity") | null;
         };
         ExecutionList: {
             items: components["schemas"]["ExecutionSummary"][];
@@ -875,6 +914,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
+                    idle_timeout_seconds?: number;
+                    max_concurrent_runs?: number;
                     /** @enum {string} */
                     runtime?: "claude" | "codex" | "gemini";
                     shared_with?: string[];
@@ -1024,6 +1065,80 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    wakeAgent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Correlates logs; used when it matches, else the server assigns one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAgentSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Correlates logs; used when it matches, else the server assigns one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    idle_timeout_seconds?: number;
+                    max_concurrent_runs?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

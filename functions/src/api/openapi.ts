@@ -174,6 +174,23 @@ export const OPERATIONS: Record<string, Operation> = {
     ok: { 202: s.Agent },
     errors: [404],
   },
+  wakeAgent: {
+    method: 'post',
+    path: '/api/agents/{name}/wake',
+    tag: 'Agents',
+    summary: 'Wake a sleeping agent ahead of a run (idempotent; returns at once)',
+    ok: { 202: s.Agent },
+    errors: [404],
+  },
+  updateAgentSettings: {
+    method: 'put',
+    path: '/api/agents/{name}/settings',
+    tag: 'Agents',
+    summary: 'Idle timeout and run concurrency (owner or tenant admin)',
+    body: s.AgentSettingsRequest,
+    ok: { 200: s.Agent },
+    errors: [403, 404],
+  },
   shareAgent: {
     method: 'put',
     path: '/api/agents/{name}/sharing',

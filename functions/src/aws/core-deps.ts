@@ -1,4 +1,5 @@
 import { LambdaClient } from '@aws-sdk/client-lambda';
+import { lifecycleConfigFromEnv } from '../core/agent-lifecycle';
 import type { CoreDeps } from '../core/deps';
 import { pollingEventSignal } from '../core/event-signals';
 import { systemClock } from '../core/ports';
@@ -44,5 +45,6 @@ export function createAwsCoreDeps(service: string, source: Source = process.env)
     signal: pollingEventSignal(),
     clock: systemClock,
     logger: createLogger({ service, stage: optional(source, 'STAGE', 'dev') }),
+    lifecycle: lifecycleConfigFromEnv(source),
   };
 }

@@ -10,6 +10,9 @@ import type { Identity } from './identity';
 import { finishedKey } from './ports';
 import { mayResume } from './resume-gate';
 
+/** Only a queued run waits for anything. */
+const waitingFor = (e: ExecutionRecord) => (e.status === 'queued' ? (e.waiting_for ?? null) : null);
+
 export function toSummary(e: ExecutionRecord): ExecutionSummary {
   return {
     id: e.id,
@@ -25,6 +28,7 @@ export function toSummary(e: ExecutionRecord): ExecutionSummary {
     duration_ms: e.duration_ms,
     cost_usd: e.cost_usd,
     error_code: e.error?.code ?? null,
+    waiting_for: waitingFor(e),
   };
 }
 
@@ -80,6 +84,7 @@ export async function executionView(
     duration_ms: e.duration_ms,
     schedule_id: e.schedule_id,
     can_continue_as_chat: canContinue,
+    waiting_for: waitingFor(e),
     // Other people's chats stay private: list only the caller's (admins see all).
     continued_in: continuations
       .filter((c) => canSeeChatOf(who, c.owner_user_id))
@@ -111,7 +116,7 @@ export async function cancelExecution(deps: CoreDeps, who: Identity, id: string)
     claude_session_id: e.claude_session_id,
   });
   if (!cancelled) throw new ConflictError(`Execution is already ${e.status}`);
-  const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
+  const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent);
   if (endpoint) await deps.agentClient.cancel(endpoint, e.id);
   deps.signal.notify(e.id);
   deps.signal.notify(finishedKey(e.id));

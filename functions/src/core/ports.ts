@@ -6,6 +6,15 @@ export interface DispatchJob {
   readonly execution_id: string;
   /** The record just written, so an in-process runner need not read it back; never sent remotely. */
   readonly execution?: ExecutionRecord;
+  /**
+   * True when the dispatcher already gave this run a slot and marked it running: run it now.
+   * Otherwise the job only says "something was queued": dispatch the agent's queue.
+   */
+  readonly claimed?: boolean;
+  /** Dispatch this agent's queue without a run of its own (settings changed, wake, task started). */
+  readonly agent_queue?: string;
+  /** With agent_queue: start the agent even if nothing is queued (POST /wake). */
+  readonly wake?: boolean;
 }
 
 export interface Dispatcher {

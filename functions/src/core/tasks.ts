@@ -30,8 +30,8 @@ export interface Submitted {
 
 /**
  * Runs a task (and every chat turn). The order is the contract: agent visible (404) → resume gate
- * (400/404) → agent running (409) → transcript present (410) → lease (409 session_busy) → create →
- * dispatch. Nothing is written before every check has passed.
+ * (400/404) → transcript present when the agent is up (410) → lease (409 session_busy) → create →
+ * dispatch (which wakes a sleeping agent). Nothing is written before every check has passed.
  */
 export async function submitTask(
   deps: CoreDeps,
@@ -59,14 +59,14 @@ export async function submitTask(
   const owners =
     resumeId !== undefined ? await passResumeGate(stores.executions, who, agent.name, resumeId) : [];
 
-  const ref = { tenant: who.tenant, agent: agent.name };
-  const endpoint = await deps.fleet.endpoint(ref);
-  if (!endpoint)
-    throw new ConflictError(`Agent ${agent.name} is not running; start it first`, 'agent_not_running');
-  if (resumeId && (await deps.agentClient.sessionState(endpoint, resumeId)) === 'missing') {
+  // A sleeping agent is woken by the dispatch below; only an agent that is up can say now whether
+  // the transcript exists (410), otherwise the run checks it when it starts (session_expired).
+  const endpoint = resumeId
+    ? await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }, agent)
+    : null;
+  if (endpoint && resumeId && (await deps.agentClient.sessionState(endpoint, resumeId)) === 'missing') {
     throw new AppError(410, 'session_expired', 'The transcript of that session is gone; start a fresh chat');
   }
-
   const id = ulid(deps.clock.now());
   const now = new Date(deps.clock.now()).toISOString();
   const fork = Boolean(resumeId && body.fork_session);
@@ -119,6 +119,7 @@ export async function submitTask(
       max_turns: body.max_turns,
     },
     lease_session_id: leased,
+    ...(resumeId && !endpoint ? { verify_session: true } : {}),
   };
   try {
     if (

@@ -14,6 +14,8 @@ export const keys = {
   user: (tenant: string, userId: string) => ({ pk: t(tenant), sk: `U#${userId}` }),
   apiKey: (tenant: string, id: string) => ({ pk: t(tenant), sk: `K#${id}` }),
   agent: (tenant: string, name: string) => ({ pk: t(tenant), sk: `A#${name}` }),
+  /** The tenant's count of runs holding a slot (the per-tenant concurrency cap). */
+  tenantRunSlots: (tenant: string) => ({ pk: t(tenant), sk: 'RUN_SLOTS' }),
 
   execution: (tenant: string, id: string) => ({ pk: `${t(tenant)}#E#${id}`, sk: 'E' }),
   event: (tenant: string, id: string, seq: number) => ({ pk: `${t(tenant)}#E#${id}`, sk: `V#${pad(seq)}` }),

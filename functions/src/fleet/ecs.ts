@@ -163,7 +163,7 @@ export class EcsAgentFleet implements AgentFleet {
     return newestFirst(tasks);
   }
 
-  private async token(ref: AgentRef): Promise<string> {
+  async token(ref: AgentRef): Promise<string> {
     const cached = this.tokens.get(key(ref));
     if (cached) return cached;
     const { SecretString } = await this.deps.secrets.send(

@@ -33,6 +33,7 @@ interface Running {
 export class LocalAgentFleet implements AgentFleet {
   private readonly agents = new Map<string, Running>();
   private readonly failed = new Set<string>();
+  private readonly starts = new Map<string, number>();
 
   constructor(private readonly options: LocalFleetOptions) {}
 
@@ -63,6 +64,7 @@ export class LocalAgentFleet implements AgentFleet {
     const existing = this.agents.get(key);
     if (existing && (existing.status === 'running' || existing.status === 'starting')) return existing.ready;
     this.failed.delete(key);
+    this.starts.set(key, (this.starts.get(key) ?? 0) + 1);
     const p = this.paths(ref);
     const token = randomBytes(32).toString('base64url');
     const [bin, ...args] = this.options.command;
@@ -140,6 +142,18 @@ export class LocalAgentFleet implements AgentFleet {
   async status(ref: AgentRef): Promise<AgentStatus> {
     const key = `${ref.tenant}/${ref.agent}`;
     return this.agents.get(key)?.status ?? (this.failed.has(key) ? 'failed' : 'stopped');
+  }
+
+  /** How many agent server processes this fleet has spawned for the agent (tests count wakes). */
+  startCount(ref: AgentRef): number {
+    return this.starts.get(`${ref.tenant}/${ref.agent}`) ?? 0;
+  }
+
+  /** Resolves when the agent's current server process has exited (at once if none runs). */
+  exited(ref: AgentRef): Promise<void> {
+    const entry = this.agents.get(`${ref.tenant}/${ref.agent}`);
+    if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => entry.child.once('exit', () => resolve()));
   }
 
   /** The agent server's pid (tests kill it to prove a crash is handled). */

@@ -20,6 +20,7 @@ export const RunErrorCode = z.enum([
   'agent_unreachable',
   'lost',
   'internal',
+  'agent_start_failed',
 ]);
 export type RunErrorCode = z.infer<typeof RunErrorCode>;
 
@@ -36,11 +37,16 @@ export const ToolCall = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
+/** What a queued run waits for: its agent to wake, or a free run slot. */
+export const WaitingFor = z.enum(['agent', 'capacity']);
+
+/** `queued` (with `waiting_for`) is stored by the platform while a run waits; `running` comes from the agent. */
 export const StatusEvent = z.object({
   type: z.literal('status'),
-  status: z.literal('running'),
+  status: z.enum(['running', 'queued']),
   session_id: z.nullable(z.string()),
   model: z.optional(z.string()),
+  waiting_for: z.optional(z.nullable(WaitingFor)),
 });
 export const TextEvent = z.object({ type: z.literal('text'), text: z.string() });
 export const ToolUseEvent = z.object({

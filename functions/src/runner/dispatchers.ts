@@ -15,8 +15,9 @@ export function inProcessDispatcher(run: (job: DispatchJob) => Promise<void>, lo
         .finally(() => running.delete(p));
       running.add(p);
     },
+    /** Until nothing runs: a finishing run may dispatch the next queued one. */
     async drain() {
-      await Promise.allSettled([...running]);
+      while (running.size > 0) await Promise.allSettled([...running]);
     },
   };
   return dispatcher;
@@ -31,7 +32,12 @@ export function lambdaDispatcher(lambda: LambdaClient, functionName: string): Di
           FunctionName: functionName,
           InvocationType: 'Event',
           Payload: new TextEncoder().encode(
-            JSON.stringify({ tenant: job.tenant, execution_id: job.execution_id }),
+            JSON.stringify({
+              tenant: job.tenant,
+              execution_id: job.execution_id,
+              ...(job.claimed ? { claimed: true } : {}),
+              ...(job.agent_queue ? { agent_queue: job.agent_queue, wake: job.wake ?? false } : {}),
+            }),
           ),
         }),
       );

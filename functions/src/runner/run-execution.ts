@@ -1,4 +1,4 @@
-import type { CoreDeps } from '../core/deps';
+import { type LifecycleDeps, pumpAgent } from '../core/agent-lifecycle';
 import { type DispatchJob, finishedKey } from '../core/ports';
 import { LEASE_TTL_MS } from '../core/tasks';
 import type { ExecutionRecord } from '../data/stores/execution-record';
@@ -12,31 +12,78 @@ import { sanitizeDeep } from '../lib/sanitizer';
 import { EventWriter } from './event-writer';
 import { failureResult, outcomeFromResult } from './outcome';
 
-export type RunnerDeps = Pick<CoreDeps, 'stores' | 'fleet' | 'agentClient' | 'signal' | 'clock' | 'logger'>;
+export type RunnerDeps = LifecycleDeps;
 
 const LEASE_RENEW_MS = 30_000;
 /** The agent enforces the timeout itself; this only catches an agent that never answers. */
 const TRANSPORT_GRACE_MS = 60_000;
 
 /**
- * Runs one execution to its end: marks it running, streams the agent's events into the table,
- * writes the outcome with a conditional update (cancel wins races), advances the chat and frees
- * the session lease — whatever happens to the agent on the way.
+ * A dispatch job either says "a run was queued" (dispatch the agent's queue, which may wake the
+ * agent) or hands over a run the queue gave a slot to, which then runs to its end here.
  */
 export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<void> {
-  const { stores, clock } = deps;
-  const log = deps.logger.child({ tenant: job.tenant, execution_id: job.execution_id });
+  if (job.agent_queue) return pumpAgent(deps, job.tenant, job.agent_queue, { wake: job.wake ?? false });
   const e = job.execution
     ? { ...job.execution }
-    : await stores.executions.getExecution(job.tenant, job.execution_id);
-  if (!e) return log.warn('runner: execution not found');
-  const writer = new EventWriter(stores.events, deps.signal, e.tenant, e.id, log, () => clock.now());
+    : await deps.stores.executions.getExecution(job.tenant, job.execution_id);
+  if (!e) return deps.logger.warn('runner: execution not found', { execution_id: job.execution_id });
+  if (!job.claimed) {
+    if (e.status === 'queued') await pumpAgent(deps, e.tenant, e.agent, { include: e });
+    return;
+  }
+  try {
+    await runClaimed(deps, e);
+  } finally {
+    // The slot goes back and the next queued run of this agent starts: no process waits for it.
+    await deps.stores.agents.releaseRunSlot(e.tenant, e.agent, new Date(deps.clock.now()).toISOString());
+    await pumpAgent(deps, e.tenant, e.agent).catch((err: unknown) =>
+      deps.logger.error('runner: dispatching the queue failed', {
+        agent: e.agent,
+        error: String(err).slice(0, 300),
+      }),
+    );
+  }
+}
+
+/**
+ * Runs one execution to its end: streams the agent's events into the table, writes the outcome
+ * with a conditional update (cancel wins races), advances the chat and frees the session lease —
+ * whatever happens to the agent on the way.
+ */
+async function runClaimed(deps: RunnerDeps, e: ExecutionRecord): Promise<void> {
+  const { stores, clock } = deps;
+  const log = deps.logger.child({ tenant: e.tenant, execution_id: e.id });
+  // The platform's queued status events come first; the agent's follow them.
+  const writer = new EventWriter(
+    stores.events,
+    deps.signal,
+    e.tenant,
+    e.id,
+    log,
+    () => clock.now(),
+    e.queued_events ?? 0,
+  );
   try {
     if (isTerminal(e.status)) return;
-    const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
-    const result = endpoint
-      ? await startAndStream(deps, e, endpoint, writer)
-      : failureResult(e, 'agent_not_running', `Agent ${e.agent} is not running`, clock.now());
+    // The agent item records where its server listens (AWS): one read, no fleet lookup.
+    const agent = await stores.agents.getAgent(e.tenant, e.agent);
+    const endpoint = agent && (await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent));
+    const result = !endpoint
+      ? failureResult(
+          e,
+          'agent_unreachable',
+          `Agent ${e.agent} stopped before the run could start`,
+          clock.now(),
+        )
+      : (await sessionGone(deps, e, endpoint))
+        ? failureResult(
+            e,
+            'session_expired',
+            'The transcript of that session is gone; start a fresh chat',
+            clock.now(),
+          )
+        : await stream(deps, e, endpoint, writer, new AbortController());
     const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
     const finished = await finishSafely(deps, e, outcome, log);
     // Waiters (`?wait=`) only need the stored status: wake them before the bookkeeping below.
@@ -90,28 +137,10 @@ async function finishSafely(
   }
 }
 
-/**
- * Marks the run `running` while the agent already starts on it, so the write is off the critical
- * path. If the mark fails — a cancel got there first — the agent is stopped at once.
- */
-async function startAndStream(
-  deps: RunnerDeps,
-  e: ExecutionRecord,
-  endpoint: AgentEndpoint,
-  writer: EventWriter,
-) {
-  const abort = new AbortController();
-  const [marked, result] = await Promise.all([
-    deps.stores.executions.markRunning(e, new Date(deps.clock.now()).toISOString()).then(async (ok) => {
-      if (!ok) {
-        abort.abort();
-        await deps.agentClient.cancel(endpoint, e.id);
-      }
-      return ok;
-    }),
-    stream(deps, e, endpoint, writer, abort),
-  ]);
-  return marked ? result : failureResult(e, 'cancelled', 'Cancelled before it started', deps.clock.now());
+/** Submit could not ask a sleeping agent whether the resumed transcript exists; ask it now. */
+async function sessionGone(deps: RunnerDeps, e: ExecutionRecord, endpoint: AgentEndpoint): Promise<boolean> {
+  if (!e.verify_session || !e.resumed_session_id) return false;
+  return (await deps.agentClient.sessionState(endpoint, e.resumed_session_id)) === 'missing';
 }
 
 async function stream(
@@ -164,10 +193,6 @@ async function stream(
   );
 }
 
-/** A plain resume keeps its session id; a fork or a new run may hear its real one from the agent. */
-const reportsNewSession = (e: ExecutionRecord, sessionId: string): boolean =>
-  sessionId !== e.claude_session_id && (e.forked ? !e.claude_session_id : e.resumed_session_id === null);
-
 function taskBody(e: ExecutionRecord): AgentTaskRequest {
   const resuming = e.resumed_session_id !== null;
   return {
@@ -183,3 +208,7 @@ function taskBody(e: ExecutionRecord): AgentTaskRequest {
     ...(e.options.max_turns ? { max_turns: e.options.max_turns } : {}),
   };
 }
+
+/** A plain resume keeps its session id; a fork or a new run may hear its real one from the agent. */
+const reportsNewSession = (e: ExecutionRecord, sessionId: string): boolean =>
+  sessionId !== e.claude_session_id && (e.forked ? !e.claude_session_id : e.resumed_session_id === null);

@@ -14,6 +14,7 @@ export const ENTRIES = {
   scheduled: 'functions/src/scheduled/handler.ts',
   sweeper: 'functions/src/sweeper/handler.ts',
   fleet: 'functions/src/fleet/handler.ts',
+  taskEvents: 'functions/src/fleet/task-events-handler.ts',
 } as const;
 
 export interface ApiFunctionsProps {
@@ -27,7 +28,7 @@ export interface ApiFunctionsProps {
   readonly entries?: Partial<Record<keyof typeof ENTRIES, string>>;
 }
 
-/** The six Lambda functions and their configuration; permissions are granted by the stack. */
+/** The seven Lambda functions and their configuration; permissions are granted by the stack. */
 export class ApiFunctions extends Construct {
   readonly api: RepriseFunction;
   readonly events: RepriseFunction;
@@ -35,6 +36,7 @@ export class ApiFunctions extends Construct {
   readonly scheduled: RepriseFunction;
   readonly sweeper: RepriseFunction;
   readonly fleet: RepriseFunction;
+  readonly taskEvents: RepriseFunction;
 
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
@@ -116,13 +118,27 @@ export class ApiFunctions extends Construct {
       stage,
       name: 'sweeper',
       entry: entry.sweeper,
-      description: 'Marks runs whose runner died (no heartbeat) as failed',
+      description: 'Fails runs whose runner died, stops idle agents, dispatches missed queues',
       timeout: Duration.minutes(5),
-      environment: base,
+      environment: { ...base, ...runnerName },
+    });
+
+    // ECS reports each agent task's state changes; this records a healthy task on the agent item
+    // and dispatches its queued runs, so no function waits for a Fargate start. It calls /health
+    // on the task's private IP, hence the VPC.
+    this.taskEvents = new RepriseFunction(this, 'TaskEvents', {
+      stage,
+      name: 'task-events',
+      entry: entry.taskEvents,
+      description: 'ECS Task State Change: marks agents healthy or failed and dispatches their queues',
+      timeout: Duration.minutes(1),
+      environment: { ...base, ...runnerName },
+      vpc,
+      securityGroups: [agents.network.apiSecurityGroup],
     });
   }
 
   all(): RepriseFunction[] {
-    return [this.api, this.events, this.runner, this.scheduled, this.sweeper, this.fleet];
+    return [this.api, this.events, this.runner, this.scheduled, this.sweeper, this.fleet, this.taskEvents];
   }
 }

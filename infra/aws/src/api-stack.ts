@@ -58,7 +58,8 @@ export class ApiStack extends Stack {
       resources: [payloads],
     });
     fns.events.role.addToPolicy(readPayloads);
-    for (const fn of [fns.api, fns.runner, fns.scheduled, fns.sweeper]) fn.role.addToPolicy(writePayloads);
+    for (const fn of [fns.api, fns.runner, fns.scheduled, fns.sweeper, fns.taskEvents])
+      fn.role.addToPolicy(writePayloads);
 
     // Least privilege, one function at a time: each role holds only the calls that function makes.
     // Only the fleet function may touch ECS, EFS, IAM and the agent tokens.
@@ -90,11 +91,28 @@ export class ApiStack extends Stack {
     fns.scheduled.role.addToPolicy(invokeFleet);
     fns.scheduled.role.addToPolicy(invokeRunner);
 
+    // The sweeper also stops idle agents (within a minute of their idle timeout) and dispatches
+    // queued runs an event missed.
     fns.sweeper.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    fns.sweeper.role.addToPolicy(invokeFleet);
+    fns.sweeper.role.addToPolicy(invokeRunner);
     new Rule(this, 'SweepStaleRuns', {
       ruleName: resourceName(stage, 'sweep-stale-runs'),
-      schedule: Schedule.rate(Duration.minutes(5)),
+      schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(fns.sweeper.fn, { retryAttempts: 0 })],
+    });
+
+    fns.taskEvents.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    fns.taskEvents.role.addToPolicy(invokeFleet);
+    fns.taskEvents.role.addToPolicy(invokeRunner);
+    new Rule(this, 'AgentTaskStateChanges', {
+      ruleName: resourceName(stage, 'agent-task-state'),
+      eventPattern: {
+        source: ['aws.ecs'],
+        detailType: ['ECS Task State Change'],
+        detail: { clusterArn: [agents.cluster.clusterArn], lastStatus: ['RUNNING', 'STOPPED'] },
+      },
+      targets: [new LambdaFunction(fns.taskEvents.fn, { retryAttempts: 2 })],
     });
 
     this.restApi = new RepriseRestApi(this, 'Http', { stage, api: fns.api.fn, events: fns.events.fn });

@@ -36,10 +36,11 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
     reason:
       'Payload objects are keyed by tenant and execution id, created at runtime; object actions only, no listing.',
   };
-  acknowledgeWildcards(fns.runner.role, [vpcOnly, payloads]);
   acknowledgeWildcards(fns.events.role, [payloads]);
   acknowledgeWildcards(fns.scheduled.role, [payloads]);
   acknowledgeWildcards(fns.sweeper.role, [payloads]);
+  acknowledgeWildcards(fns.runner.role, [vpcOnly, payloads]);
+  acknowledgeWildcards(fns.taskEvents.role, [vpcOnly, payloads]);
   acknowledgeWildcards(fns.api.role, [
     vpcOnly,
     payloads,

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { lifecycleConfigFromEnv } from '@reprise/functions/core/agent-lifecycle';
 import type { CoreDeps } from '@reprise/functions/core/deps';
 import { inProcessEventSignal } from '@reprise/functions/core/event-signals';
 import { type Clock, systemClock } from '@reprise/functions/core/ports';
@@ -32,6 +33,8 @@ export function createLocalPlatform(options: {
   modelUrl: string | null;
   logger: Logger;
   clock?: Clock;
+  /** Replaces the agent server command (tests prove a failing start is reported). */
+  agentCommand?: readonly string[];
 }): LocalPlatform {
   // A real key means the user wants the real model; otherwise the scripted one answers.
   const modelEnv: Record<string, string> = process.env.ANTHROPIC_API_KEY
@@ -50,24 +53,28 @@ export function createLocalPlatform(options: {
     ...keyOrModel('GEMINI_API_KEY', 'GOOGLE_GEMINI_BASE_URL'),
   };
   const fleet = new LocalAgentFleet({
-    command: AGENT_SERVER_COMMAND,
+    command: options.agentCommand ?? AGENT_SERVER_COMMAND,
     baseDir: options.dataDir,
     env: { ...modelEnv, ...otherModels, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
     logger: options.logger,
   });
   // The local stand-in for the payload bucket, with every other byte of state under dataDir.
   const stores = createStores(options.db, dirPayloadStore(join(options.dataDir, 'payloads')));
-  const base = {
+  // The runner dispatches the next queued run itself, so it needs the dispatcher it is run by.
+  let core: CoreDeps;
+  const dispatcher = inProcessDispatcher((job) => runExecution(core, job), options.logger);
+  core = {
     stores,
     fleet,
     agentClient: new AgentClient(),
     signal: inProcessEventSignal(),
     clock: options.clock ?? systemClock,
     logger: options.logger,
+    dispatcher,
+    lifecycle: lifecycleConfigFromEnv(process.env),
   };
-  const dispatcher = inProcessDispatcher((job) => runExecution(base, job), options.logger);
   return {
-    core: { ...base, dispatcher },
+    core,
     fleet,
     drain: () => dispatcher.drain(),
     async close() {

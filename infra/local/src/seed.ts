@@ -1,3 +1,4 @@
+import { startAgent } from '@reprise/functions/core/agent-lifecycle';
 import type { CoreDeps } from '@reprise/functions/core/deps';
 import type { Identity } from '@reprise/functions/core/identity';
 import { submitTask } from '@reprise/functions/core/tasks';
@@ -37,7 +38,10 @@ async function seedAgent(core: CoreDeps, agent: SeedAgent, withFailedRun: boolea
     });
   }
   await core.fleet.create(ref);
-  await core.fleet.start(ref);
+  const stored = await core.stores.agents.getAgent(ref.tenant, ref.agent);
+  // Through the lifecycle, so the agent item knows it runs; a failed start leaves it `failed` with
+  // the reason (and runs wake it again) instead of stopping the whole stack.
+  if (stored) await startAgent(core, stored);
   if (!withFailedRun) return;
   const existing = await core.stores.executions.listExecutionsByAgent(ref.tenant, ref.agent, { limit: 1 });
   if (existing.items.length > 0) return;

@@ -6,6 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { serve } from '@hono/node-server';
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
+import { lifecycleSweep } from '@reprise/functions/core/agent-lifecycle';
 import { createDb, type Db } from '@reprise/functions/data/client';
 import { createLogger, type Logger } from '@reprise/functions/lib/log';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
@@ -35,6 +36,10 @@ export interface LocalStackOptions {
   /** Use an already running DynamoDB Local (tests share one) and this table in it. */
   readonly dynamoEndpoint?: string;
   readonly tableName?: string;
+  /** How often the idle check / queue backstop runs (default 10 s, so agents sleep within timeout + 30 s). */
+  readonly lifecycleIntervalMs?: number;
+  /** Replaces the agent server command (tests of a failing start). */
+  readonly agentCommand?: readonly string[];
 }
 
 export interface LocalStack {
@@ -110,7 +115,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       audience: AUDIENCE,
       users: SEED_USERS,
     });
-    const platform = createLocalPlatform({ db, dataDir: options.dataDir, modelUrl: model.url, logger });
+    const platform = createLocalPlatform({
+      db,
+      dataDir: options.dataDir,
+      modelUrl: model.url,
+      logger,
+      ...(options.agentCommand ? { agentCommand: options.agentCommand } : {}),
+    });
     cleanups.push(() => platform.close());
     const auth = createAuthenticator(
       { issuer: idp.issuer, audience: idp.audience, jwksUrl: `${url}${idp.jwksPath}` },
@@ -144,6 +155,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sweepStaleRuns(platform.core).catch((e: unknown) => logger.error('sweep failed', { error: String(e) }));
     }, 60_000);
     cleanups.push(async () => clearInterval(sweeper));
+    // The local stand-in for the lifecycle rate rule: idle agents sleep, missed queues dispatch.
+    let sweeping = false;
+    const lifecycle = setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      lifecycleSweep(platform.core)
+        .catch((e: unknown) => logger.error('lifecycle sweep failed', { error: String(e) }))
+        .finally(() => {
+          sweeping = false;
+        });
+    }, options.lifecycleIntervalMs ?? 10_000);
+    cleanups.push(async () => clearInterval(lifecycle));
 
     progress('starting agent demo');
     await seedDemoAgent(platform.core, options.seedFailedRun ?? true);

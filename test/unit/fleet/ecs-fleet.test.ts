@@ -115,7 +115,8 @@ describe('EcsAgentFleet.create', () => {
         { name: 'ARCHIVE_PREFIX', value: 'tenants/acme/agents/demo/' },
       ]),
     );
-    expect(container.stopTimeout).toBeGreaterThan(0);
+    // Long enough for a cut-off turn to flush and archive its transcript (Fargate's maximum).
+    expect(container.stopTimeout).toBe(120);
     expect(container.logConfiguration?.options?.['awslogs-group']).toBe('/reprise/test/agents');
   });
 

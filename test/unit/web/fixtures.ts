@@ -9,6 +9,9 @@ export const agent = (over: Partial<Agent> = {}): Agent => ({
   owner: 'bob@acme.test',
   shared_with: ['dana@acme.test'],
   created_at: T0,
+  idle_timeout_seconds: 900,
+  max_concurrent_runs: 4,
+  last_active_at: null,
   ...over,
 });
 
@@ -43,6 +46,7 @@ export const execution = (over: Partial<Execution> = {}): Execution => ({
   schedule_id: null,
   can_continue_as_chat: true,
   continued_in: [],
+  waiting_for: null,
   ...over,
 });
 

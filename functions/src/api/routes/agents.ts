@@ -6,14 +6,16 @@ import {
   createAgent,
   deleteAgent,
   listAgents,
+  requestWake,
   setAgentRunning,
   shareAgent,
+  updateAgentSettings,
 } from '../../core/agents';
 import { listChats } from '../../core/chats';
 import type { CoreDeps } from '../../core/deps';
 import { toSummary } from '../../core/executions';
 import { isAdmin } from '../../core/identity';
-import { CreateAgentRequest, SharingRequest } from '../../lib/schemas/agents';
+import { AgentSettingsRequest, CreateAgentRequest, SharingRequest } from '../../lib/schemas/agents';
 import { AgentName } from '../../lib/schemas/common';
 import { ExecutionListQuery } from '../../lib/schemas/executions';
 import type { SchedulerPort } from '../../scheduling/scheduler-port';
@@ -41,6 +43,18 @@ export function agentRoutes(deps: CoreDeps, scheduler: SchedulerPort) {
     )
     .post('/agents/:name/stop', validate('param', NameParam), async (c) =>
       c.json(await setAgentRunning(deps, c.get('identity'), c.req.valid('param').name, false), 202),
+    )
+    .post('/agents/:name/wake', validate('param', NameParam), async (c) =>
+      c.json(await requestWake(deps, c.get('identity'), c.req.valid('param').name), 202),
+    )
+    .put(
+      '/agents/:name/settings',
+      validate('param', NameParam),
+      validate('json', AgentSettingsRequest),
+      async (c) =>
+        c.json(
+          await updateAgentSettings(deps, c.get('identity'), c.req.valid('param').name, c.req.valid('json')),
+        ),
     )
     .put('/agents/:name/sharing', validate('param', NameParam), validate('json', SharingRequest), async (c) =>
       c.json(

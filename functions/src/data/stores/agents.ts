@@ -1,9 +1,31 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../lib/errors';
 import type { Runtime } from '../../lib/schemas/agents';
 import type { Db } from '../client';
-import { isConditionFailure, recordOf } from '../client';
+import { applied, isConditionFailure, recordOf } from '../client';
 import { keys } from '../keys';
+
+/**
+ * Where the platform has put the agent (see docs/design.md, "Agent lifecycle"). Every change is a
+ * conditional write on `state_version`, so exactly one caller wins each transition.
+ */
+export type AgentState = 'stopped' | 'starting' | 'running' | 'stopping' | 'failed';
+
+/** What the ECS fleet records about the running task so a turn needs no ECS call. */
+export interface AgentTaskRef {
+  readonly task_arn: string;
+  /** Base URL of the agent server; null until the task has an address. */
+  readonly endpoint_url: string | null;
+  /** Name of the secret holding the agent's token (never the token itself). */
+  readonly token_ref: string;
+}
 
 export interface AgentRecord {
   readonly tenant: string;
@@ -13,7 +35,26 @@ export interface AgentRecord {
   readonly owner_email: string;
   readonly shared_with: string[];
   readonly created_at: string;
+  /** 0 = never sleep; absent on agents created before the setting existed (= default). */
+  readonly idle_timeout_seconds?: number;
+  readonly max_concurrent_runs?: number;
+  readonly last_active_at?: string | null;
+  readonly state?: AgentState;
+  readonly state_version?: number;
+  readonly state_at?: string;
+  readonly start_error?: string | null;
+  /** Turns holding a run slot right now (claimed and released by the dispatcher). */
+  readonly running_count?: number;
+  readonly task?: AgentTaskRef | null;
 }
+
+export interface AgentSettings {
+  readonly idle_timeout_seconds?: number | undefined;
+  readonly max_concurrent_runs?: number | undefined;
+}
+
+/** Why a run slot could not be had. */
+export type SlotRefusal = 'agent' | 'capacity';
 
 const toRecord = (item: Record<string, unknown>) => recordOf<AgentRecord>(item);
 
@@ -72,6 +113,198 @@ export class AgentStore {
       }),
     );
     return toRecord(out.Attributes ?? {});
+  }
+
+  async updateSettings(tenant: string, name: string, settings: AgentSettings): Promise<AgentRecord> {
+    const entries = Object.entries(settings).filter(([, v]) => v !== undefined);
+    const out = await this.db.doc.send(
+      new UpdateCommand({
+        TableName: this.db.table,
+        Key: keys.agent(tenant, name),
+        UpdateExpression: `SET ${entries.map((_, i) => `#s${i} = :s${i}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#s${i}`, k])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:s${i}`, v])),
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toRecord(out.Attributes ?? {});
+  }
+
+  /**
+   * Moves the agent to `to` if nobody changed its state since `from` was read (optimistic
+   * concurrency on state_version). `idle` additionally demands that no run holds a slot, so an
+   * idle stop and a run starting can never both win.
+   */
+  async transition(
+    from: AgentRecord,
+    to: AgentState,
+    at: string,
+    opts: { idle?: boolean; startError?: string | null; task?: AgentTaskRef | null; active?: boolean } = {},
+  ): Promise<AgentRecord | null> {
+    const values: Record<string, unknown> = { ':to': to, ':at': at, ':one': 1, ':zero': 0 };
+    const sets = [
+      '#state = :to',
+      'state_at = :at',
+      'state_version = if_not_exists(state_version, :zero) + :one',
+    ];
+    if (opts.startError !== undefined) {
+      sets.push('start_error = :err');
+      values[':err'] = opts.startError;
+    }
+    if (opts.task !== undefined) {
+      sets.push('#task = :task');
+      values[':task'] = opts.task;
+    }
+    if (opts.active) sets.push('last_active_at = :at');
+    const conditions = [
+      from.state_version === undefined ? 'attribute_not_exists(state_version)' : 'state_version = :v',
+    ];
+    if (from.state_version !== undefined) values[':v'] = from.state_version;
+    if (opts.idle) conditions.push('(attribute_not_exists(running_count) OR running_count <= :zero)');
+    try {
+      const out = await this.db.doc.send(
+        new UpdateCommand({
+          TableName: this.db.table,
+          Key: keys.agent(from.tenant, from.name),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: `attribute_exists(pk) AND ${conditions.join(' AND ')}`,
+          ExpressionAttributeNames: {
+            '#state': 'state',
+            ...(opts.task !== undefined ? { '#task': 'task' } : {}),
+          },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toRecord(out.Attributes ?? {});
+    } catch (e) {
+      if (isConditionFailure(e)) return null;
+      throw e;
+    }
+  }
+
+  /**
+   * Takes one run slot on the agent and one on its tenant in one transaction: the agent must not
+   * be stopping and below its max_concurrent_runs, the tenant below its cap. Null when it worked.
+   */
+  async claimRunSlot(
+    agent: AgentRecord,
+    max: number,
+    tenantCap: number,
+    at: string,
+  ): Promise<SlotRefusal | null> {
+    try {
+      await this.db.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.db.table,
+                Key: keys.agent(agent.tenant, agent.name),
+                UpdateExpression:
+                  'SET running_count = if_not_exists(running_count, :zero) + :one, last_active_at = :at',
+                ConditionExpression:
+                  'attribute_exists(pk) AND (attribute_not_exists(running_count) OR running_count < :max) AND (attribute_not_exists(#state) OR #state <> :stopping)',
+                ExpressionAttributeNames: { '#state': 'state' },
+                ExpressionAttributeValues: {
+                  ':zero': 0,
+                  ':one': 1,
+                  ':max': max,
+                  ':at': at,
+                  ':stopping': 'stopping',
+                },
+              },
+            },
+            {
+              Update: {
+                TableName: this.db.table,
+                Key: keys.tenantRunSlots(agent.tenant),
+                UpdateExpression: 'SET running = if_not_exists(running, :zero) + :one',
+                ConditionExpression: 'attribute_not_exists(running) OR running < :cap',
+                ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':cap': tenantCap },
+              },
+            },
+          ],
+        }),
+      );
+      return null;
+    } catch (e) {
+      if (!isConditionFailure(e)) throw e;
+      const reasons = (e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      const current = await this.getAgent(agent.tenant, agent.name);
+      if (reasons[0]?.Code === 'ConditionalCheckFailed' && current?.state === 'stopping') return 'agent';
+      return 'capacity';
+    }
+  }
+
+  /** Gives a slot back (agent and tenant); never below zero. Marks the agent active now. */
+  async releaseRunSlot(tenant: string, name: string, at: string): Promise<void> {
+    await Promise.all([
+      applied(
+        this.db.doc.send(
+          new UpdateCommand({
+            TableName: this.db.table,
+            Key: keys.agent(tenant, name),
+            UpdateExpression: 'SET running_count = running_count - :one, last_active_at = :at',
+            ConditionExpression: 'running_count > :zero',
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':at': at },
+          }),
+        ),
+      ),
+      applied(
+        this.db.doc.send(
+          new UpdateCommand({
+            TableName: this.db.table,
+            Key: keys.tenantRunSlots(tenant),
+            UpdateExpression: 'SET running = running - :one',
+            ConditionExpression: 'running > :zero',
+            ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+          }),
+        ),
+      ),
+    ]);
+  }
+
+  /**
+   * Backstop for a runner that died holding a slot: set the count to what is really running. A
+   * claim marks its run running right after taking the slot, so only a count nobody touched for
+   * `quietMs` (claims and releases stamp last_active_at) is trusted to be stale.
+   */
+  async reconcileRunSlots(
+    agent: AgentRecord,
+    actual: number,
+    now: number,
+    quietMs: number,
+  ): Promise<boolean> {
+    const held = agent.running_count ?? 0;
+    const seen = agent.last_active_at ?? null;
+    if (held <= actual || !seen || Date.parse(seen) + quietMs > now) return false;
+    const ok = await applied(
+      this.db.doc.send(
+        new UpdateCommand({
+          TableName: this.db.table,
+          Key: keys.agent(agent.tenant, agent.name),
+          UpdateExpression: 'SET running_count = :n',
+          ConditionExpression: 'running_count = :held AND last_active_at = :seen',
+          ExpressionAttributeValues: { ':n': actual, ':held': held, ':seen': seen },
+        }),
+      ),
+    );
+    if (ok) {
+      await applied(
+        this.db.doc.send(
+          new UpdateCommand({
+            TableName: this.db.table,
+            Key: keys.tenantRunSlots(agent.tenant),
+            UpdateExpression: 'SET running = running - :d',
+            ConditionExpression: 'running >= :d',
+            ExpressionAttributeValues: { ':d': held - actual },
+          }),
+        ),
+      );
+    }
+    return ok;
   }
 
   async deleteAgent(tenant: string, name: string): Promise<void> {

@@ -39,7 +39,15 @@ export interface ExecutionRecord {
   };
   /** The session this run holds a lease on (the resumed one), released when it ends. */
   readonly lease_session_id: string | null;
+  /** What a queued run waits for (lifecycle); meaningless once it runs. */
+  waiting_for?: WaitingFor | null;
+  /** How many queued status events were stored; the runner's events follow them. */
+  queued_events?: number;
+  /** The agent was asleep at submit, so the resumed transcript is checked when the run starts. */
+  readonly verify_session?: boolean;
 }
+
+export type WaitingFor = 'agent' | 'capacity';
 
 export const TERMINAL_STATUSES: readonly ExecutionStatus[] = ['success', 'failed', 'cancelled', 'timeout'];
 export const isTerminal = (status: ExecutionStatus): boolean => TERMINAL_STATUSES.includes(status);

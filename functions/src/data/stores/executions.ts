@@ -1,12 +1,12 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExecutionSource, ExecutionStatus } from '../../lib/schemas/executions';
 import type { Db } from '../client';
-import { applied, recordOf } from '../client';
+import { applied, isConditionFailure, recordOf } from '../client';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { keys } from '../keys';
 import type { PayloadStore } from '../payloads/payload-store';
 import { hydrate, spill, withoutRefs } from '../payloads/spill';
-import type { ExecutionRecord } from './execution-record';
+import type { ExecutionRecord, WaitingFor } from './execution-record';
 
 const toRecord = (item: Record<string, unknown>) => recordOf<ExecutionRecord>(item);
 const payloadPrefix = (tenant: string, id: string) => `${tenant}/executions/${id}`;
@@ -185,6 +185,77 @@ export class ExecutionStore {
     }
     // Out of rounds before the page filled: hand back where the read stopped (a short page).
     return { items: raw.map(listed), cursor: encodeCursor(start) };
+  }
+
+  /** Queued runs of an agent in arrival order (the dispatcher's line). */
+  async listQueuedOldestFirst(tenant: string, agent: string, limit: number): Promise<ExecutionRecord[]> {
+    const out = await this.db.doc.send(
+      new QueryCommand({
+        TableName: this.db.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :p',
+        ExpressionAttributeValues: { ':p': keys.executionsOfAgentByStatus(tenant, agent, 'queued') },
+        ScanIndexForward: true,
+        Limit: limit,
+      }),
+    );
+    return (out.Items ?? []).map(toRecord);
+  }
+
+  /**
+   * Records what a queued run now waits for. Returns the sequence number for the status event
+   * that tells followers, or null when it was already recorded (or the run left the queue).
+   */
+  async markWaiting(e: Pick<ExecutionRecord, 'tenant' | 'id'>, reason: WaitingFor): Promise<number | null> {
+    try {
+      const out = await this.db.doc.send(
+        new UpdateCommand({
+          TableName: this.db.table,
+          Key: keys.execution(e.tenant, e.id),
+          UpdateExpression:
+            'SET waiting_for = :w, queued_events = if_not_exists(queued_events, :zero) + :one',
+          ConditionExpression:
+            '#status = :queued AND (attribute_not_exists(waiting_for) OR waiting_for <> :w)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':w': reason, ':queued': 'queued', ':zero': 0, ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(out.Attributes?.queued_events);
+    } catch (err) {
+      if (isConditionFailure(err)) return null;
+      throw err;
+    }
+  }
+
+  /** queued → running for the dispatcher, returning the record as stored (null if it left the queue). */
+  async startQueued(
+    e: Pick<ExecutionRecord, 'tenant' | 'id' | 'agent'>,
+    startedAt: string,
+  ): Promise<ExecutionRecord | null> {
+    try {
+      const out = await this.db.doc.send(
+        new UpdateCommand({
+          TableName: this.db.table,
+          Key: keys.execution(e.tenant, e.id),
+          UpdateExpression: 'SET #status = :running, gsi2pk = :g2, started_at = :at, waiting_for = :null',
+          ConditionExpression: '#status = :queued',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':running': 'running',
+            ':queued': 'queued',
+            ':g2': keys.executionsOfAgentByStatus(e.tenant, e.agent, 'running'),
+            ':at': startedAt,
+            ':null': null,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return toRecord(out.Attributes ?? {});
+    } catch (err) {
+      if (isConditionFailure(err)) return null;
+      throw err;
+    }
   }
 
   /** The resume gate's one Query: who wrote this session on this agent. */

@@ -9,8 +9,11 @@ export const CONTAINER_NAME = 'agent';
 export const HOME_VOLUME = 'home';
 /** The container's HOME: the agent's EFS access point, where Claude keeps its sessions. */
 export const AGENT_HOME = '/home/agent';
-/** ECS's SIGTERM → SIGKILL grace; the agent server cancels runs and writes results within it. */
-export const STOP_TIMEOUT_SECONDS = 30;
+/**
+ * ECS's SIGTERM → SIGKILL grace (Fargate's maximum): the agent server cancels its runs, writes
+ * their results and archives their transcripts within it.
+ */
+export const STOP_TIMEOUT_SECONDS = 120;
 
 export interface TaskDefinitionInputs {
   readonly ref: AgentRef;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { WaitingFor } from '../agent-events';
 import { Cursor, Timestamp } from './common';
 
 export const ExecutionStatus = z.enum(['queued', 'running', 'success', 'failed', 'cancelled', 'timeout']);
@@ -30,6 +31,7 @@ export const ExecutionSummary = z.object({
   duration_ms: z.nullable(z.number()),
   cost_usd: z.nullable(z.number()),
   error_code: z.nullable(z.string()),
+  waiting_for: z.nullable(WaitingFor),
 });
 export type ExecutionSummary = z.infer<typeof ExecutionSummary>;
 
@@ -76,6 +78,8 @@ export const Execution = z.object({
   schedule_id: z.nullable(z.string()),
   can_continue_as_chat: z.boolean(),
   continued_in: z.array(z.object({ chat_session_id: z.string(), created_at: Timestamp })),
+  /** What a queued run waits for: its agent to wake, or a free run slot; null once it runs. */
+  waiting_for: z.nullable(WaitingFor),
 });
 export type Execution = z.infer<typeof Execution>;
 
