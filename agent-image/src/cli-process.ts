@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
+import { sandboxAvailable, sandboxed, sandboxWanted } from './sandbox';
 
 export interface CliInvocation {
   bin: string;
@@ -32,9 +34,54 @@ const killGroup = (pid: number | undefined, signal: NodeJS.Signals) => {
   }
 };
 
+/** Confined when bubblewrap works here (see sandbox.ts); as it is when turned off or unavailable. */
+const command = (run: CliInvocation): { bin: string; args: string[]; confined: boolean } => {
+  const spec =
+    sandboxWanted() && sandboxAvailable()
+      ? sandboxed({
+          bin: run.bin,
+          args: run.args,
+          cwd: run.cwd,
+          home: run.env.HOME ?? run.cwd,
+          path: run.env.PATH ?? '',
+        })
+      : null;
+  // A missing binary is not confined, so the spawn itself reports ENOENT.
+  return spec ? { ...spec, confined: true } : { bin: run.bin, args: run.args, confined: false };
+};
+
+/**
+ * A graceful stop of a confined run: SIGTERM to the CLI and its tools, but not to bubblewrap and
+ * its PID-namespace init, whose death would SIGKILL everything at once. Linux only, like bwrap.
+ */
+const terminateInside = (bwrapPid: number) => {
+  const stats = readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { pid: Number(pid), ppid: Number(ppid), pgrp: Number(pgrp) };
+      } catch {
+        return null;
+      }
+    })
+    .filter((s) => s !== null && s.pgrp === bwrapPid && s.pid !== bwrapPid);
+  const init = new Set(stats.filter((s) => s!.ppid === bwrapPid).map((s) => s!.pid));
+  for (const s of stats) {
+    if (init.has(s!.pid)) continue;
+    try {
+      process.kill(s!.pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+};
+
 /** The only execa call in the repository: argument array, no shell, own process group. */
 export const runCli = async (run: CliInvocation): Promise<CliExit> => {
-  const child = execa(run.bin, run.args, {
+  const { bin, args, confined } = command(run);
+  const child = execa(bin, args, {
     cwd: run.cwd,
     env: run.env,
     extendEnv: false,
@@ -48,7 +95,8 @@ export const runCli = async (run: CliInvocation): Promise<CliExit> => {
   });
   let hardKill: NodeJS.Timeout | undefined;
   const onAbort = () => {
-    killGroup(child.pid, 'SIGTERM');
+    if (confined && child.pid !== undefined) terminateInside(child.pid);
+    else killGroup(child.pid, 'SIGTERM');
     hardKill = setTimeout(() => killGroup(child.pid, 'SIGKILL'), run.killGraceMs);
   };
   if (run.signal.aborted) onAbort();
