@@ -6,6 +6,11 @@ export interface DispatchJob {
   readonly execution_id: string;
   /** The record just written, so an in-process runner need not read it back; never sent remotely. */
   readonly execution?: ExecutionRecord;
+  /**
+   * The message exactly as the person sent it, when the stored one was redacted: the agent needs
+   * the credential the record must not keep. Absent when both are the same.
+   */
+  readonly agent_message?: string;
 }
 
 export interface Dispatcher {

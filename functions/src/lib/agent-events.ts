@@ -20,6 +20,8 @@ export const RunErrorCode = z.enum([
   'agent_unreachable',
   'lost',
   'internal',
+  // The platform itself stopped (shutdown, restart) while the run was in flight.
+  'interrupted',
 ]);
 export type RunErrorCode = z.infer<typeof RunErrorCode>;
 

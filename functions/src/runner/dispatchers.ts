@@ -31,7 +31,11 @@ export function lambdaDispatcher(lambda: LambdaClient, functionName: string): Di
           FunctionName: functionName,
           InvocationType: 'Event',
           Payload: new TextEncoder().encode(
-            JSON.stringify({ tenant: job.tenant, execution_id: job.execution_id }),
+            JSON.stringify({
+              tenant: job.tenant,
+              execution_id: job.execution_id,
+              ...(job.agent_message === undefined ? {} : { agent_message: job.agent_message }),
+            }),
           ),
         }),
       );

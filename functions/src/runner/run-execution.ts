@@ -2,7 +2,6 @@ import type { CoreDeps } from '../core/deps';
 import { type DispatchJob, finishedKey } from '../core/ports';
 import { LEASE_TTL_MS } from '../core/tasks';
 import type { ExecutionRecord } from '../data/stores/execution-record';
-import { isTerminal } from '../data/stores/execution-record';
 import { AgentHttpError } from '../fleet/agent-client';
 import type { AgentEndpoint } from '../fleet/agent-fleet';
 import type { AgentTaskRequest, ResultEvent } from '../lib/agent-events';
@@ -28,12 +27,15 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
     ? { ...job.execution }
     : await stores.executions.getExecution(job.tenant, job.execution_id);
   if (!e) return log.warn('runner: execution not found');
+  // Lambda retries an async invoke after a crash or timeout (and may deliver one twice): a run that
+  // already started is never run a second time, nor its lease touched; the dead-letter consumer and
+  // the sweeper end it.
+  if (e.status !== 'queued') return log.info('runner: not queued; retry ignored', { status: e.status });
   const writer = new EventWriter(stores.events, deps.signal, e.tenant, e.id, log, () => clock.now());
   try {
-    if (isTerminal(e.status)) return;
     const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent });
     const result = endpoint
-      ? await startAndStream(deps, e, endpoint, writer)
+      ? await startAndStream(deps, e, endpoint, writer, job.agent_message)
       : failureResult(e, 'agent_not_running', `Agent ${e.agent} is not running`, clock.now());
     const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
     const finished = await stores.executions.finishExecution(e, outcome);
@@ -70,6 +72,7 @@ async function startAndStream(
   e: ExecutionRecord,
   endpoint: AgentEndpoint,
   writer: EventWriter,
+  agentMessage: string | undefined,
 ) {
   const abort = new AbortController();
   const [marked, result] = await Promise.all([
@@ -80,7 +83,7 @@ async function startAndStream(
       }
       return ok;
     }),
-    stream(deps, e, endpoint, writer, abort),
+    stream(deps, e, endpoint, writer, abort, agentMessage),
   ]);
   return marked ? result : failureResult(e, 'cancelled', 'Cancelled before it started', deps.clock.now());
 }
@@ -91,6 +94,7 @@ async function stream(
   endpoint: AgentEndpoint,
   writer: EventWriter,
   abort: AbortController,
+  agentMessage: string | undefined,
 ) {
   const deadline = setTimeout(() => abort.abort(), e.timeout_seconds * 1000 + TRANSPORT_GRACE_MS);
   const renew = e.lease_session_id
@@ -102,7 +106,7 @@ async function stream(
     : null;
   let result: ResultEvent | null = null;
   try {
-    for await (const raw of deps.agentClient.runTask(endpoint, taskBody(e), abort.signal)) {
+    for await (const raw of deps.agentClient.runTask(endpoint, taskBody(e, agentMessage), abort.signal)) {
       const event = sanitizeDeep(raw);
       if (event.type === 'result') {
         result = event;
@@ -134,11 +138,11 @@ async function stream(
   );
 }
 
-function taskBody(e: ExecutionRecord): AgentTaskRequest {
+function taskBody(e: ExecutionRecord, agentMessage: string | undefined): AgentTaskRequest {
   const resuming = e.resumed_session_id !== null;
   return {
     execution_id: e.id,
-    message: e.message,
+    message: agentMessage ?? e.message,
     session_id: resuming ? e.resumed_session_id! : e.claude_session_id!,
     resume: resuming,
     fork_session: e.forked,
