@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { sandboxAvailable, sandboxWanted } from '@reprise/agent-image/sandbox';
 import { portInUse } from './ports';
 import { SEED_USERS } from './seed-data';
 import { startLocalStack } from './stack';
@@ -19,6 +20,11 @@ async function main(): Promise<void> {
       'Java is missing: DynamoDB Local needs Java 17 on PATH (e.g. apt-get install -y openjdk-17-jre-headless).',
     );
   }
+  // Agents run their CLI confined (bubblewrap); without it they still run, and the user is told.
+  if (!sandboxWanted() || !sandboxAvailable())
+    process.stderr.write(
+      '! no sandbox: agents run unconfined on this machine (install bubblewrap: apt-get install -y bubblewrap)\n',
+    );
   try {
     mkdirSync(dataDir, { recursive: true });
     accessSync(dataDir, constants.W_OK);
