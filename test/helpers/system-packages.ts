@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { type ExecFileSyncOptions, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 /**
@@ -56,8 +56,8 @@ export const thisMachine = (env: NodeJS.ProcessEnv = process.env): Machine => ({
   customBrowser: Boolean(env.REPRISE_CHROMIUM),
   install(packages) {
     process.stderr.write(`test setup: installing ${packages.join(' ')} with apt-get…\n`);
-    const opts = {
-      stdio: ['ignore', 'ignore', 'inherit'] as const,
+    const opts: ExecFileSyncOptions = {
+      stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     };
     execFileSync('apt-get', ['update', '-qq'], opts);
