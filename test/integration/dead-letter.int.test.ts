@@ -1,6 +1,8 @@
 import { endDeadLetteredRun } from '@reprise/functions/runner/dead-letter';
+import { runExecution } from '@reprise/functions/runner/run-execution';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { processesMentioning } from './agent-image/task-client';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
@@ -56,5 +58,30 @@ describe('the runner dead-letter consumer', () => {
     expect(await endDeadLetteredRun(stack.platform.core, failedInvoke(done.body.id))).toBe(false);
     expect((await bob.call('GET', `/api/executions/${done.body.id}`)).body.status).toBe('success');
     expect(await endDeadLetteredRun(stack.platform.core, '{"not":"an invoke"}')).toBe(false);
+  });
+});
+
+describe('a retried runner invoke', () => {
+  it('never plays a started turn a second time nor frees its lease', async () => {
+    const first = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'hello' });
+    const session = first.body.claude_session_id;
+    const turn = await bob.call('POST', '/api/agents/demo/task', {
+      message: 'sleep: 8',
+      resume_session_id: session,
+    });
+    await bob.call('GET', `${turn.body.events_url}?format=json&wait=10`);
+    const clis = processesMentioning(session).length;
+    expect(clis).toBeGreaterThan(0);
+    // What Lambda would deliver again after a crash or a duplicate delivery: ids only.
+    await runExecution(stack.platform.core, { tenant: 'acme', execution_id: turn.body.execution_id });
+    expect(processesMentioning(session).length).toBe(clis);
+    const busy = await bob.call('POST', '/api/agents/demo/task', {
+      message: 'recap',
+      resume_session_id: session,
+    });
+    expect(busy.status).toBe(409);
+    expect(busy.body.error.code).toBe('session_busy');
+    await stack.platform.drain();
+    expect((await bob.call('GET', `/api/executions/${turn.body.execution_id}`)).body.status).toBe('success');
   });
 });
