@@ -41,7 +41,12 @@ export function createLocalPlatform(options: {
   const fleet = new LocalAgentFleet({
     command: AGENT_SERVER_COMMAND,
     baseDir: options.dataDir,
-    env: { ...modelEnv, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      ...modelEnv,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // `AGENT_SANDBOX=none npm start` turns the agents' confinement off (agent-image/src/sandbox.ts).
+      ...(process.env.AGENT_SANDBOX ? { AGENT_SANDBOX: process.env.AGENT_SANDBOX } : {}),
+    },
     logger: options.logger,
   });
   const stores = createStores(options.db);

@@ -21,9 +21,10 @@ async function main(): Promise<void> {
     );
   }
   // Agents run their CLI confined (bubblewrap); without it they still run, and the user is told.
-  if (!sandboxWanted() || !sandboxAvailable())
+  if (!sandboxWanted()) process.stderr.write('! no sandbox: AGENT_SANDBOX=none, agents run unconfined\n');
+  else if (!sandboxAvailable())
     process.stderr.write(
-      '! no sandbox: agents run unconfined on this machine (install bubblewrap: apt-get install -y bubblewrap)\n',
+      '! no sandbox: bubblewrap is not available, agents run unconfined (apt-get install -y bubblewrap)\n',
     );
   try {
     mkdirSync(dataDir, { recursive: true });
