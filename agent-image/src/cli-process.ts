@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
@@ -50,13 +51,40 @@ const command = (run: CliInvocation): { bin: string; args: string[]; confined: b
   return spec ? { ...spec, confined: true } : { bin: run.bin, args: run.args, confined: false };
 };
 
+/** Every pid of /proc (Linux); empty elsewhere. */
+const allPids = (): string[] => {
+  try {
+    return readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+};
+
+/** Marks every process of one run through its inherited environment, whatever it does to its group. */
+const RUN_MARK = 'REPRISE_CLI_RUN';
+
+/**
+ * Unconfined runs have no PID namespace: a tool that called setsid (or daemonized) leaves the
+ * process group, but it still carries the run's mark in its environment. SIGKILL all of those.
+ */
+const killMarked = (mark: string) => {
+  const needle = `${RUN_MARK}=${mark}\0`;
+  for (const pid of allPids()) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(needle))
+        process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+};
+
 /**
  * A graceful stop of a confined run: SIGTERM to the CLI and its tools, but not to bubblewrap and
  * its PID-namespace init, whose death would SIGKILL everything at once. Linux only, like bwrap.
  */
 const terminateInside = (bwrapPid: number) => {
-  const stats = readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
+  const stats = allPids()
     .map((pid) => {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -81,9 +109,10 @@ const terminateInside = (bwrapPid: number) => {
 /** The only execa call in the repository: argument array, no shell, own process group. */
 export const runCli = async (run: CliInvocation): Promise<CliExit> => {
   const { bin, args, confined } = command(run);
+  const mark = randomUUID();
   const child = execa(bin, args, {
     cwd: run.cwd,
-    env: run.env,
+    env: { ...run.env, [RUN_MARK]: mark },
     extendEnv: false,
     input: run.input,
     detached: true,
@@ -97,7 +126,10 @@ export const runCli = async (run: CliInvocation): Promise<CliExit> => {
   const onAbort = () => {
     if (confined && child.pid !== undefined) terminateInside(child.pid);
     else killGroup(child.pid, 'SIGTERM');
-    hardKill = setTimeout(() => killGroup(child.pid, 'SIGKILL'), run.killGraceMs);
+    hardKill = setTimeout(() => {
+      killGroup(child.pid, 'SIGKILL');
+      killMarked(mark);
+    }, run.killGraceMs);
   };
   if (run.signal.aborted) onAbort();
   else run.signal.addEventListener('abort', onAbort, { once: true });
@@ -114,8 +146,9 @@ export const runCli = async (run: CliInvocation): Promise<CliExit> => {
   const result = await child;
   run.signal.removeEventListener('abort', onAbort);
   clearTimeout(hardKill);
-  // Background processes the CLI left in its group must not outlive the turn.
+  // Background processes the CLI left behind, in its group or out of it, must not outlive the turn.
   killGroup(child.pid, 'SIGKILL');
+  killMarked(mark);
   const spawnError =
     result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
   return {
