@@ -36,6 +36,7 @@ export default defineConfig({
           ...node,
           name: 'e2e',
           include: ['test/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['test/helpers/e2e-global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

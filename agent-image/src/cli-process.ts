@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { execa } from 'execa';
+import { sandboxAvailable, sandboxed, sandboxWanted } from './sandbox';
 
 export interface CliInvocation {
   bin: string;
@@ -32,11 +35,84 @@ const killGroup = (pid: number | undefined, signal: NodeJS.Signals) => {
   }
 };
 
+/** Confined when bubblewrap works here (see sandbox.ts); as it is when turned off or unavailable. */
+const command = (run: CliInvocation): { bin: string; args: string[]; confined: boolean } => {
+  const spec =
+    sandboxWanted() && sandboxAvailable()
+      ? sandboxed({
+          bin: run.bin,
+          args: run.args,
+          cwd: run.cwd,
+          home: run.env.HOME ?? run.cwd,
+          path: run.env.PATH ?? '',
+        })
+      : null;
+  // A missing binary is not confined, so the spawn itself reports ENOENT.
+  return spec ? { ...spec, confined: true } : { bin: run.bin, args: run.args, confined: false };
+};
+
+/** Every pid of /proc (Linux); empty elsewhere. */
+const allPids = (): string[] => {
+  try {
+    return readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+};
+
+/** Marks every process of one run through its inherited environment, whatever it does to its group. */
+const RUN_MARK = 'REPRISE_CLI_RUN';
+
+/**
+ * Unconfined runs have no PID namespace: a tool that called setsid (or daemonized) leaves the
+ * process group, but it still carries the run's mark in its environment. SIGKILL all of those.
+ */
+const killMarked = (mark: string) => {
+  const needle = `${RUN_MARK}=${mark}\0`;
+  for (const pid of allPids()) {
+    try {
+      if (readFileSync(`/proc/${pid}/environ`, 'latin1').includes(needle))
+        process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+};
+
+/**
+ * A graceful stop of a confined run: SIGTERM to the CLI and its tools, but not to bubblewrap and
+ * its PID-namespace init, whose death would SIGKILL everything at once. Linux only, like bwrap.
+ */
+const terminateInside = (bwrapPid: number) => {
+  const stats = allPids()
+    .map((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return { pid: Number(pid), ppid: Number(ppid), pgrp: Number(pgrp) };
+      } catch {
+        return null;
+      }
+    })
+    .filter((s) => s !== null && s.pgrp === bwrapPid && s.pid !== bwrapPid);
+  const init = new Set(stats.filter((s) => s!.ppid === bwrapPid).map((s) => s!.pid));
+  for (const s of stats) {
+    if (init.has(s!.pid)) continue;
+    try {
+      process.kill(s!.pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+};
+
 /** The only execa call in the repository: argument array, no shell, own process group. */
 export const runCli = async (run: CliInvocation): Promise<CliExit> => {
-  const child = execa(run.bin, run.args, {
+  const { bin, args, confined } = command(run);
+  const mark = randomUUID();
+  const child = execa(bin, args, {
     cwd: run.cwd,
-    env: run.env,
+    env: { ...run.env, [RUN_MARK]: mark },
     extendEnv: false,
     input: run.input,
     detached: true,
@@ -48,8 +124,12 @@ export const runCli = async (run: CliInvocation): Promise<CliExit> => {
   });
   let hardKill: NodeJS.Timeout | undefined;
   const onAbort = () => {
-    killGroup(child.pid, 'SIGTERM');
-    hardKill = setTimeout(() => killGroup(child.pid, 'SIGKILL'), run.killGraceMs);
+    if (confined && child.pid !== undefined) terminateInside(child.pid);
+    else killGroup(child.pid, 'SIGTERM');
+    hardKill = setTimeout(() => {
+      killGroup(child.pid, 'SIGKILL');
+      killMarked(mark);
+    }, run.killGraceMs);
   };
   if (run.signal.aborted) onAbort();
   else run.signal.addEventListener('abort', onAbort, { once: true });
@@ -66,8 +146,9 @@ export const runCli = async (run: CliInvocation): Promise<CliExit> => {
   const result = await child;
   run.signal.removeEventListener('abort', onAbort);
   clearTimeout(hardKill);
-  // Background processes the CLI left in its group must not outlive the turn.
+  // Background processes the CLI left behind, in its group or out of it, must not outlive the turn.
   killGroup(child.pid, 'SIGKILL');
+  killMarked(mark);
   const spawnError =
     result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
   return {

@@ -14,11 +14,6 @@ afterAll(() => rig?.close());
 const shot = (page: Page, name: string) => rig.shot(page, name);
 const signIn = (email: string) => rig.signIn(email);
 
-async function fillLogin(page: Page, email: string) {
-  await page.getByTestId('login-email').fill(email);
-  await page.getByTestId('login-submit').click();
-}
-
 /** The seeded failed execution of `demo`, opened from the Executions tab. */
 async function openFailedExecution(page: Page): Promise<string> {
   await page.getByTestId('agent-row').filter({ hasText: 'demo' }).getByRole('link', { name: 'demo' }).click();
@@ -119,10 +114,9 @@ describe('Continue as Chat in the browser', () => {
     expect(taskBodies[2]).toEqual({ message: 'hello', start_chat: true });
     await shot(page, '06-new-chat');
 
-    // A new tab has no session token: sign-in must lead back to the pasted link.
+    // A new tab of the same browser shares the sign-in: the pasted link opens straight into the chat.
     const pasted = await page.context().newPage();
     await pasted.goto(deepLink);
-    await fillLogin(pasted, 'bob@acme.test');
     await pasted.getByTestId('resume-banner').waitFor();
     expect(pasted.url()).toBe(deepLink);
     expect(await sendAndReply(pasted, 'what went wrong')).toContain(command!);

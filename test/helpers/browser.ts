@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { buildWebIfStale } from '../../infra/local/src/web-build';
 import { startLocalStack, type TestStack, type TestStackOptions } from './local-stack';
+import { chromiumPath } from './system-packages';
 
 /** Debian's Chromium, headless, with nothing reaching out to the (closed) network. */
 const CHROMIUM_ARGS = [
@@ -32,7 +33,14 @@ export async function startBrowserRig(suite: string, options: TestStackOptions =
   await buildWebIfStale(resolve('web'), () => {});
   await mkdir(shots, { recursive: true });
   const stack = await startLocalStack(options);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  } catch (e) {
+    // The suite's afterAll never sees a rig that failed to start: stop what was started here.
+    await stack.stop();
+    throw e;
+  }
   return {
     stack,
     browser,

@@ -15,6 +15,8 @@ export interface TestStackOptions {
   readonly dynamoEndpoint?: string;
   readonly lifecycleIntervalMs?: number;
   readonly agentCommand?: readonly string[];
+  /** With dynamoEndpoint: this table instead of a fresh one (a restart onto the same data). */
+  readonly tableName?: string;
 }
 
 /** The whole local stack in this process, on a free port, with its data in a temp folder. */
@@ -32,7 +34,8 @@ export async function startLocalStack(options: TestStackOptions = {}): Promise<T
     ...(options.dynamoEndpoint
       ? {
           dynamoEndpoint: options.dynamoEndpoint,
-          tableName: `stack-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
+          tableName:
+            options.tableName ?? `stack-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
         }
       : {}),
   });

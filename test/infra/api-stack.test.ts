@@ -221,17 +221,13 @@ describe('api stack', () => {
     }
   });
 
-  it('sweeps (stale runs, idle agents, missed queues) every minute and never retries a runner invocation', () => {
+  it('sweeps (stale runs, idle agents, missed queues) every minute', () => {
     api.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [fn('sweeper')[0], 'Arn'] } })],
     });
     expect(fn('sweeper')[1].Environment.Variables).toHaveProperty('RUNNER_FUNCTION_NAME');
     expect(actionsOf('sweeper')).toContain('lambda:InvokeFunction');
-    api.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
-      FunctionName: { Ref: fn('runner')[0] },
-      MaximumRetryAttempts: 0,
-    });
   });
 
   it("sends the agents cluster's Task State Change events to the task-events function, which may dispatch", () => {

@@ -96,4 +96,9 @@ describe('the Lambda entry points', () => {
       error: { code: 'unauthorized', message: 'Authentication required' },
     });
   });
+
+  it('builds the dead-letter consumer and drops a record that is not a failed runner invoke', async () => {
+    const { handler } = await import('@reprise/functions/dead-letter/handler');
+    expect(await handler({ Records: [{ body: 'not json' }] })).toEqual({ ended: 0 });
+  });
 });

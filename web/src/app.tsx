@@ -23,6 +23,10 @@ export function createServices(
       setUnauthorized((n) => n + 1);
     },
   });
+  // Signed out in another tab (or a refresh refused): this tab goes back to sign-in as well.
+  tokens.onChange(() => {
+    if (tokens.get() === null) setUnauthorized((n) => n + 1);
+  });
   return { api, tokens, unauthorized, auth: createAuthProvider(config, tokens, fetchFn) };
 }
 

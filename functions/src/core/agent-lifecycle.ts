@@ -54,7 +54,8 @@ export async function pumpAgent(
   deps: LifecycleDeps,
   tenant: string,
   name: string,
-  opts: { wake?: boolean; include?: ExecutionRecord } = {},
+  /** agentMessage: the unredacted message of `include`, handed on if it starts now (never stored). */
+  opts: { wake?: boolean; include?: ExecutionRecord; agentMessage?: string } = {},
 ): Promise<void> {
   const agent = await deps.stores.agents.getAgent(tenant, name);
   if (!agent) return;
@@ -71,7 +72,8 @@ export async function pumpAgent(
   // Up: started outside the lifecycle (seed, tests), or its starter is still writing `running`.
   if (agent.state !== 'running')
     await deps.stores.agents.transition(agent, 'running', iso(deps), { active: true });
-  await startQueued(deps, agent, queue);
+  const messages = opts.include && opts.agentMessage ? { [opts.include.id]: opts.agentMessage } : {};
+  await startQueued(deps, agent, queue, messages);
 }
 
 async function queuedRuns(deps: LifecycleDeps, agent: AgentRecord, include?: ExecutionRecord) {
@@ -84,7 +86,12 @@ async function queuedRuns(deps: LifecycleDeps, agent: AgentRecord, include?: Exe
   return queue;
 }
 
-async function startQueued(deps: LifecycleDeps, agent: AgentRecord, queue: ExecutionRecord[]): Promise<void> {
+async function startQueued(
+  deps: LifecycleDeps,
+  agent: AgentRecord,
+  queue: ExecutionRecord[],
+  agentMessages: Record<string, string>,
+): Promise<void> {
   const { tenantMaxConcurrentRuns } = config(deps);
   for (let i = 0; i < queue.length; i++) {
     const e = queue[i]!;
@@ -110,6 +117,7 @@ async function startQueued(deps: LifecycleDeps, agent: AgentRecord, queue: Execu
       execution_id: e.id,
       execution: started,
       claimed: true,
+      ...(agentMessages[e.id] === undefined ? {} : { agent_message: agentMessages[e.id] }),
     });
   }
 }

@@ -15,6 +15,11 @@ export interface DispatchJob {
   readonly agent_queue?: string;
   /** With agent_queue: start the agent even if nothing is queued (POST /wake). */
   readonly wake?: boolean;
+  /**
+   * The message exactly as the person sent it, when the stored one was redacted: the agent needs
+   * the credential the record must not keep. Absent when both are the same.
+   */
+  readonly agent_message?: string;
 }
 
 export interface Dispatcher {

@@ -2,6 +2,7 @@ import type { AgentRecord } from '../data/stores/agents';
 import type { ScheduleRecord } from '../data/stores/schedules';
 import { ForbiddenError, NotFoundError } from '../lib/errors';
 import { ulid } from '../lib/ids';
+import { sanitize } from '../lib/sanitizer';
 import type { Schedule, ScheduleInput } from '../lib/schemas/schedules';
 import type { SchedulerPort } from '../scheduling/scheduler-port';
 import { canSeeAgent, requireVisibleAgent } from './access';
@@ -67,10 +68,11 @@ export async function getSchedule(deps: SchedulingDeps, who: Identity, id: strin
 function definition(input: ScheduleInput) {
   const { cron, timezone } = validateCron(input.cron, input.timezone);
   return {
-    name: input.name,
+    // A schedule is stored, so it keeps no credential: its runs get the redacted message too.
+    name: sanitize(input.name),
     cron,
     timezone,
-    message: input.message,
+    message: sanitize(input.message),
     enabled: input.enabled ?? true,
     timeout_seconds: input.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS,
   };

@@ -4,6 +4,7 @@ import type { ExecutionRecord } from '../data/stores/execution-record';
 import { AppError, ConflictError, NotFoundError } from '../lib/errors';
 import { ulid, uuid } from '../lib/ids';
 import { assertTaskOptionsSupported } from '../lib/runtime-options';
+import { sanitize } from '../lib/sanitizer';
 import type { ExecutionSource } from '../lib/schemas/executions';
 import type { TaskRequest } from '../lib/schemas/tasks';
 import { requireVisibleAgent } from './access';
@@ -88,7 +89,8 @@ export async function submitTask(
     runtime: agent.runtime,
     source: opts.source ?? (chatId ? 'chat' : who.via === 'api_key' ? 'api' : 'manual'),
     status: 'queued',
-    message: body.message,
+    // Stored and shown redacted (and so every chat title made from it); the agent gets it as sent.
+    message: sanitize(body.message),
     model: body.model ?? null,
     response: null,
     error: null,
@@ -135,7 +137,12 @@ export async function submitTask(
     await stores.executions.createExecution(execution);
     if (chat) await stores.chats.addTurn(chat, id, now);
     else if (chatId) await startChat(deps, who, execution, chatId, now);
-    await deps.dispatcher.dispatch({ tenant: who.tenant, execution_id: id, execution });
+    await deps.dispatcher.dispatch({
+      tenant: who.tenant,
+      execution_id: id,
+      execution,
+      ...(execution.message === body.message ? {} : { agent_message: body.message }),
+    });
   } catch (e) {
     if (leased) await stores.leases.releaseLease(who.tenant, agent.name, leased, id);
     throw e;

@@ -80,6 +80,9 @@ export class LocalAgentFleet implements AgentFleet {
         AGENT_RUNTIME: ref.runtime ?? 'claude',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
+      // Out of the stack's process group: a Ctrl-C reaches the stack, which stops agents in order
+      // (runs recorded first), instead of every agent dying mid-write at once.
+      detached: true,
     });
     const entry: Running = {
       child,

@@ -21,6 +21,8 @@ export const RunErrorCode = z.enum([
   'lost',
   'internal',
   'agent_start_failed',
+  // The platform itself stopped (shutdown, restart) while the run was in flight.
+  'interrupted',
 ]);
 export type RunErrorCode = z.infer<typeof RunErrorCode>;
 

@@ -37,6 +37,7 @@ export function lambdaDispatcher(lambda: LambdaClient, functionName: string): Di
               execution_id: job.execution_id,
               ...(job.claimed ? { claimed: true } : {}),
               ...(job.agent_queue ? { agent_queue: job.agent_queue, wake: job.wake ?? false } : {}),
+              ...(job.agent_message === undefined ? {} : { agent_message: job.agent_message }),
             }),
           ),
         }),

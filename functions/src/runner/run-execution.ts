@@ -29,11 +29,15 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
     : await deps.stores.executions.getExecution(job.tenant, job.execution_id);
   if (!e) return deps.logger.warn('runner: execution not found', { execution_id: job.execution_id });
   if (!job.claimed) {
-    if (e.status === 'queued') await pumpAgent(deps, e.tenant, e.agent, { include: e });
+    if (e.status === 'queued')
+      await pumpAgent(deps, e.tenant, e.agent, {
+        include: e,
+        ...(job.agent_message === undefined ? {} : { agentMessage: job.agent_message }),
+      });
     return;
   }
   try {
-    await runClaimed(deps, e);
+    await runClaimed(deps, e, job.agent_message);
   } finally {
     // The slot goes back and the next queued run of this agent starts: no process waits for it.
     await deps.stores.agents.releaseRunSlot(e.tenant, e.agent, new Date(deps.clock.now()).toISOString());
@@ -51,7 +55,7 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
  * with a conditional update (cancel wins races), advances the chat and frees the session lease —
  * whatever happens to the agent on the way.
  */
-async function runClaimed(deps: RunnerDeps, e: ExecutionRecord): Promise<void> {
+async function runClaimed(deps: RunnerDeps, e: ExecutionRecord, agentMessage?: string): Promise<void> {
   const { stores, clock } = deps;
   const log = deps.logger.child({ tenant: e.tenant, execution_id: e.id });
   // The platform's queued status events come first; the agent's follow them.
@@ -66,6 +70,10 @@ async function runClaimed(deps: RunnerDeps, e: ExecutionRecord): Promise<void> {
   );
   try {
     if (isTerminal(e.status)) return;
+    // Lambda retries an async invoke after a crash or timeout (and may deliver one twice): a run is
+    // handed to one runner only; the dead-letter consumer and the sweeper end one that died.
+    if (!(await stores.executions.claimRunner(e, new Date(clock.now()).toISOString())))
+      return log.info('runner: already handed to a runner; retry ignored');
     // The agent item records where its server listens (AWS): one read, no fleet lookup.
     const agent = await stores.agents.getAgent(e.tenant, e.agent);
     const endpoint = agent && (await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent));
@@ -83,7 +91,7 @@ async function runClaimed(deps: RunnerDeps, e: ExecutionRecord): Promise<void> {
             'The transcript of that session is gone; start a fresh chat',
             clock.now(),
           )
-        : await stream(deps, e, endpoint, writer, new AbortController());
+        : await stream(deps, e, endpoint, writer, new AbortController(), agentMessage);
     const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
     const finished = await finishSafely(deps, e, outcome, log);
     // Waiters (`?wait=`) only need the stored status: wake them before the bookkeeping below.
@@ -149,6 +157,7 @@ async function stream(
   endpoint: AgentEndpoint,
   writer: EventWriter,
   abort: AbortController,
+  agentMessage: string | undefined,
 ) {
   const deadline = setTimeout(() => abort.abort(), e.timeout_seconds * 1000 + TRANSPORT_GRACE_MS);
   const renew = e.lease_session_id
@@ -160,7 +169,7 @@ async function stream(
     : null;
   let result: ResultEvent | null = null;
   try {
-    for await (const raw of deps.agentClient.runTask(endpoint, taskBody(e), abort.signal)) {
+    for await (const raw of deps.agentClient.runTask(endpoint, taskBody(e, agentMessage), abort.signal)) {
       const event = sanitizeDeep(raw);
       if (event.type === 'result') {
         result = event;
@@ -193,11 +202,11 @@ async function stream(
   );
 }
 
-function taskBody(e: ExecutionRecord): AgentTaskRequest {
+function taskBody(e: ExecutionRecord, agentMessage: string | undefined): AgentTaskRequest {
   const resuming = e.resumed_session_id !== null;
   return {
     execution_id: e.id,
-    message: e.message,
+    message: agentMessage ?? e.message,
     session_id: resuming ? e.resumed_session_id! : e.claude_session_id!,
     resume: resuming,
     fork_session: e.forked,

@@ -1,7 +1,6 @@
 import type { CoreDeps } from '../core/deps';
 import type { ExecutionRecord } from '../data/stores/execution-record';
-import { EventWriter } from './event-writer';
-import { failureResult, outcomeFromResult } from './outcome';
+import { endRun } from './end-run';
 
 export type SweepDeps = Pick<CoreDeps, 'stores' | 'signal' | 'clock' | 'logger'>;
 
@@ -35,30 +34,5 @@ const isStale = (e: ExecutionRecord, now: number) =>
   Date.parse(e.started_at ?? e.created_at) + e.timeout_seconds * 1000 + SWEEP_GRACE_MS < now;
 
 async function sweepOne(deps: SweepDeps, e: ExecutionRecord): Promise<boolean> {
-  const result = failureResult(
-    e,
-    'lost',
-    'The run stopped reporting (its runner or agent died); marked lost',
-    deps.clock.now(),
-  );
-  const finished = await deps.stores.executions.finishExecution(
-    e,
-    outcomeFromResult(result, new Date(deps.clock.now()).toISOString()),
-  );
-  if (!finished) return false;
-  const last = await deps.stores.events.listEventsAfter(e.tenant, e.id, 0, 10_000);
-  const writer = new EventWriter(
-    deps.stores.events,
-    deps.signal,
-    e.tenant,
-    e.id,
-    deps.logger,
-    () => deps.clock.now(),
-    last.at(-1)?.seq ?? 0,
-  );
-  writer.push(result);
-  await writer.flush();
-  if (e.lease_session_id) await deps.stores.leases.releaseLease(e.tenant, e.agent, e.lease_session_id, e.id);
-  deps.logger.warn('swept a lost run', { tenant: e.tenant, execution_id: e.id });
-  return true;
+  return endRun(deps, e, 'lost', 'The run stopped reporting (its runner or agent died); marked lost');
 }

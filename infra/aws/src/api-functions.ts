@@ -15,7 +15,16 @@ export const ENTRIES = {
   sweeper: 'functions/src/sweeper/handler.ts',
   fleet: 'functions/src/fleet/handler.ts',
   taskEvents: 'functions/src/fleet/task-events-handler.ts',
+  deadLetter: 'functions/src/dead-letter/handler.ts',
 } as const;
+
+/**
+ * Reserved concurrency of the long-running functions: each run holds a runner for up to 15
+ * minutes, so without a cap a burst of runs could take the whole account pool (1,000 by default)
+ * and throttle the API for every tenant. Excess runs wait in Lambda's async queue (retried up to
+ * the event's max age), not in the API. The account needs this much unreserved headroom (+100).
+ */
+export const CONCURRENCY = { runner: 200, fleet: 20, deadLetter: 2 } as const;
 
 export interface ApiFunctionsProps {
   readonly stage: string;
@@ -37,6 +46,7 @@ export class ApiFunctions extends Construct {
   readonly sweeper: RepriseFunction;
   readonly fleet: RepriseFunction;
   readonly taskEvents: RepriseFunction;
+  readonly deadLetter: RepriseFunction;
 
   constructor(scope: Construct, id: string, props: ApiFunctionsProps) {
     super(scope, id);
@@ -53,6 +63,7 @@ export class ApiFunctions extends Construct {
       entry: entry.fleet,
       description: 'Creates, starts, stops and locates agents (ECS tasks on EFS homes)',
       timeout: Duration.minutes(5),
+      reservedConcurrentExecutions: CONCURRENCY.fleet,
       environment: { STAGE: stage, ...fleetEnvironment(agents, stage) },
       vpc,
       securityGroups: [agents.network.apiSecurityGroup],
@@ -76,6 +87,7 @@ export class ApiFunctions extends Construct {
       description: 'Runs one execution against its agent server and records the events (async invoke)',
       timeout: Duration.minutes(15),
       memorySize: 1024,
+      reservedConcurrentExecutions: CONCURRENCY.runner,
       environment: base,
       vpc,
       securityGroups: [agents.network.runnerSecurityGroup],
@@ -136,9 +148,30 @@ export class ApiFunctions extends Construct {
       vpc,
       securityGroups: [agents.network.apiSecurityGroup],
     });
+
+    // Consumes the runner's on-failure destination: a run whose invoke failed every attempt ends
+    // `failed` with the reason at once instead of waiting for the sweeper.
+    this.deadLetter = new RepriseFunction(this, 'DeadLetter', {
+      stage,
+      name: 'dead-letter',
+      entry: entry.deadLetter,
+      description: 'Ends the runs of failed runner invokes (runner dead-letter queue)',
+      timeout: Duration.minutes(1),
+      reservedConcurrentExecutions: CONCURRENCY.deadLetter,
+      environment: base,
+    });
   }
 
   all(): RepriseFunction[] {
-    return [this.api, this.events, this.runner, this.scheduled, this.sweeper, this.fleet, this.taskEvents];
+    return [
+      this.api,
+      this.events,
+      this.runner,
+      this.scheduled,
+      this.sweeper,
+      this.fleet,
+      this.taskEvents,
+      this.deadLetter,
+    ];
   }
 }

@@ -3,6 +3,7 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { Construct } from 'constructs';
 import type { AgentsStack } from './agents-stack';
 import { ApiFunctions, type ApiFunctionsProps } from './api-functions';
@@ -11,6 +12,7 @@ import { payloadBucketName } from './data-stack';
 import { fleetManagement } from './fleet-access';
 import { resourceName } from './naming';
 import { RepriseRestApi } from './rest-api';
+import { RunnerDeadLetters } from './runner-dead-letters';
 import { ScheduleTargets } from './schedules';
 import { tableItemAccess } from './table-access';
 
@@ -73,9 +75,16 @@ export class ApiStack extends Stack {
 
     fns.runner.role.addToPolicy(tableItemAccess(table, 'read-write'));
     fns.runner.role.addToPolicy(invokeFleet);
-    // A retried run would replay the prompt against the agent; a crashed run is failed by the
-    // sweeper instead and can be continued as a chat.
-    fns.runner.fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(1) });
+    // Retries are safe: the runner only starts a run that is still `queued` (a conditional
+    // queued→running write), so a retry can never play a turn twice. What fails every attempt
+    // lands in the dead-letter queue, whose consumer ends the run with the reason.
+    const failed = new RunnerDeadLetters(this, 'RunnerDeadLetters', { stage, consumer: fns.deadLetter.fn });
+    fns.runner.fn.configureAsyncInvoke({
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(1),
+      onFailure: new SqsDestination(failed.queue),
+    });
+    fns.deadLetter.role.addToPolicy(tableItemAccess(table, 'read-write'));
 
     const schedules = new ScheduleTargets(this, 'Schedules', { stage, scheduled: fns.scheduled.fn });
     for (const statement of schedules.managementStatements(this)) fns.api.role.addToPolicy(statement);

@@ -20,6 +20,8 @@ export interface RepriseFunctionProps {
   readonly environment?: Record<string, string>;
   readonly vpc?: IVpc;
   readonly securityGroups?: ISecurityGroup[];
+  /** Caps (and reserves) concurrency so a burst here cannot starve the API of the account's pool. */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 // esbuild's ESM output has no `require`; a few CommonJS dependencies still call it.
@@ -77,6 +79,7 @@ export class RepriseFunction extends Construct {
       memorySize: props.memorySize ?? 512,
       timeout: props.timeout,
       role: this.role,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       logGroup,
       loggingFormat: LoggingFormat.JSON,
       vpc: props.vpc,

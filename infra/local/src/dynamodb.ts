@@ -19,6 +19,9 @@ export async function startDynamoLocal(
   const child: ChildProcess = spawn({
     port,
     sharedDb: true,
+    // Its own process group: a Ctrl-C to `npm start` must not stop storage before the stack has
+    // recorded how its in-flight runs ended; the stack stops it last.
+    detached: true,
     ...(options.dataDir ? { path: options.dataDir } : {}),
     stdio: 'ignore',
   });

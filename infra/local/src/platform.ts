@@ -55,7 +55,13 @@ export function createLocalPlatform(options: {
   const fleet = new LocalAgentFleet({
     command: options.agentCommand ?? AGENT_SERVER_COMMAND,
     baseDir: options.dataDir,
-    env: { ...modelEnv, ...otherModels, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      ...modelEnv,
+      ...otherModels,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // `AGENT_SANDBOX=none npm start` turns the agents' confinement off (agent-image/src/sandbox.ts).
+      ...(process.env.AGENT_SANDBOX ? { AGENT_SANDBOX: process.env.AGENT_SANDBOX } : {}),
+    },
     logger: options.logger,
   });
   // The local stand-in for the payload bucket, with every other byte of state under dataDir.

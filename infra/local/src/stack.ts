@@ -9,6 +9,7 @@ import { createAuthenticator } from '@reprise/functions/api/auth';
 import { lifecycleSweep } from '@reprise/functions/core/agent-lifecycle';
 import { createDb, type Db } from '@reprise/functions/data/client';
 import { createLogger, type Logger } from '@reprise/functions/lib/log';
+import { interruptUnfinishedRuns } from '@reprise/functions/runner/end-run';
 import { sweepStaleRuns } from '@reprise/functions/runner/sweep';
 import { createLocalCron, type LocalCron, loadSchedules } from '@reprise/functions/scheduling/local-cron';
 import { createRemoteJWKSet } from 'jose';
@@ -123,6 +124,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(options.agentCommand ? { agentCommand: options.agentCommand } : {}),
     });
     cleanups.push(() => platform.close());
+    // This process owns every run in its table: what the last one left unfinished ends now, not
+    // when the sweeper's timeout passes.
+    await interruptUnfinishedRuns(platform.core, 'The platform stopped before this run finished');
+    // On stop, before the agents and storage go: no new requests, and every run still in flight
+    // ends `interrupted` with its lease freed, so a restart finds nothing running or busy.
+    cleanups.push(async () => {
+      handler = () => new Response('stopping', { status: 503 });
+      await interruptUnfinishedRuns(platform.core, 'The platform stopped while this run was in flight');
+    });
     const auth = createAuthenticator(
       { issuer: idp.issuer, audience: idp.audience, jwksUrl: `${url}${idp.jwksPath}` },
       createRemoteJWKSet(new URL(`${url}${idp.jwksPath}`)),

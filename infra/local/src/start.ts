@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { sandboxAvailable, sandboxWanted } from '@reprise/agent-image/sandbox';
 import { portInUse } from './ports';
 import { SEED_USERS } from './seed-data';
 import { startLocalStack } from './stack';
@@ -19,6 +20,12 @@ async function main(): Promise<void> {
       'Java is missing: DynamoDB Local needs Java 17 on PATH (e.g. apt-get install -y openjdk-17-jre-headless).',
     );
   }
+  // Agents run their CLI confined (bubblewrap); without it they still run, and the user is told.
+  if (!sandboxWanted()) process.stderr.write('! no sandbox: AGENT_SANDBOX=none, agents run unconfined\n');
+  else if (!sandboxAvailable())
+    process.stderr.write(
+      '! no sandbox: bubblewrap is not available, agents run unconfined (apt-get install -y bubblewrap)\n',
+    );
   try {
     mkdirSync(dataDir, { recursive: true });
     accessSync(dataDir, constants.W_OK);

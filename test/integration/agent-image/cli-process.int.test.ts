@@ -35,6 +35,26 @@ describe('CLI process runner', () => {
     expect(processesMentioning(marker)).toEqual([]);
   });
 
+  it.each([
+    ['unconfined', 'none'],
+    ['in the sandbox', ''],
+  ])('ends a tool that left the process group with setsid when the run ends (%s)', async (_name, sandbox) => {
+    const previous = process.env.AGENT_SANDBOX;
+    process.env.AGENT_SANDBOX = sandbox;
+    const seconds = 500 + Math.floor(Math.random() * 400);
+    try {
+      const exit = await invoke(
+        `setsid sh -c 'cd / && sleep ${seconds}' >/dev/null 2>&1 < /dev/null & sleep 0.3; echo left`,
+        new AbortController().signal,
+      );
+      expect(exit.exitCode).toBe(0);
+      expect(processesMentioning(`sleep ${seconds}`)).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env.AGENT_SANDBOX;
+      else process.env.AGENT_SANDBOX = previous;
+    }
+  });
+
   it('escalates to SIGKILL when the process ignores SIGTERM', async () => {
     const controller = new AbortController();
     const lines: string[] = [];

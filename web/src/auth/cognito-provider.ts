@@ -2,12 +2,13 @@ import type { FetchLike } from '~/api/client';
 import type { CognitoConfig } from '~/config';
 import type { AuthProvider } from './auth-provider';
 import { randomVerifier, s256Challenge } from './pkce';
+import { keepTokenFresh } from './token-refresh';
 import type { TokenStore } from './token-store';
 
 const PENDING = 'reprise.pkce';
 
 type Pending = { verifier: string; state: string };
-type TokenResponse = { id_token?: string; access_token: string; expires_in: number };
+type TokenResponse = { id_token?: string; access_token: string; expires_in: number; refresh_token?: string };
 
 const redirectUri = () => `${location.origin}/login/callback`;
 
@@ -17,6 +18,29 @@ export function createCognitoProvider(
   tokens: TokenStore,
   fetchFn: FetchLike,
 ): AuthProvider {
+  const store = (body: TokenResponse) => {
+    const token = cfg.tokenUse === 'id' && body.id_token ? body.id_token : body.access_token;
+    tokens.set(token, body.expires_in, body.refresh_token);
+  };
+  // A long chat outlives Cognito's one-hour tokens: swap the refresh token for new ones ahead of
+  // expiry. A refresh token Cognito refuses (revoked, expired) signs the person out everywhere.
+  keepTokenFresh({
+    tokens,
+    refresh: async (refreshToken) => {
+      const res = await fetchFn(`${cfg.domain}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          client_id: cfg.clientId,
+          refresh_token: refreshToken,
+        }).toString(),
+      });
+      if (res.status === 400 || res.status === 401) return tokens.clear();
+      if (!res.ok) throw new Error(`Token refresh failed (${res.status})`);
+      store(await res.json());
+    },
+  });
   return {
     kind: 'cognito',
     async signIn() {
@@ -58,9 +82,7 @@ export function createCognitoProvider(
         }).toString(),
       });
       if (!res.ok) throw new Error(`Sign-in failed (${res.status})`);
-      const body = (await res.json()) as TokenResponse;
-      const token = cfg.tokenUse === 'id' && body.id_token ? body.id_token : body.access_token;
-      tokens.set(token, body.expires_in);
+      store(await res.json());
     },
     signOut() {
       tokens.clear();

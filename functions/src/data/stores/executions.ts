@@ -277,8 +277,27 @@ export class ExecutionStore {
   }
 
   /** queued → running. False when the run was cancelled (or already started) meanwhile. */
-  async markRunning(e: ExecutionRecord, startedAt: string): Promise<boolean> {
-    return this.conditionalUpdate(e, 'running', { started_at: startedAt }, ['queued']);
+  /**
+   * Hands a started run to one runner: Lambda may retry an async invoke or deliver it twice, and a
+   * turn must never run twice. False when a runner already has it.
+   */
+  async claimRunner(e: Pick<ExecutionRecord, 'tenant' | 'id'>, at: string): Promise<boolean> {
+    try {
+      await this.db.doc.send(
+        new UpdateCommand({
+          TableName: this.db.table,
+          Key: keys.execution(e.tenant, e.id),
+          UpdateExpression: 'SET runner_at = :at',
+          ConditionExpression: '#status = :running AND attribute_not_exists(runner_at)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':at': at, ':running': 'running' },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (isConditionFailure(err)) return false;
+      throw err;
+    }
   }
 
   /** A fork learns its new session id only when the CLI reports it; index it for the gate then. */
