@@ -13,6 +13,7 @@ type Op = {
 const ROUTES: Record<string, Record<string, Op>> = {
   '/api/health': { get: { summary: 'Health', response: s.Health } },
   '/api/me': { get: { summary: 'The caller', response: s.Me } },
+  '/api/users': { get: { summary: "Members of the caller's tenant", response: s.UserList } },
   '/api/agents': {
     get: { summary: 'Agents the caller can see', response: s.AgentList },
     post: { summary: 'Create an agent', body: s.CreateAgentRequest, response: s.Agent, status: 201 },
