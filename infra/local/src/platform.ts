@@ -41,7 +41,14 @@ export function createLocalPlatform(options: {
   const fleet = new LocalAgentFleet({
     command: AGENT_SERVER_COMMAND,
     baseDir: options.dataDir,
-    env: { ...modelEnv, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    env: {
+      ...modelEnv,
+      // Lets a browser test see the CLI's model retries end in seconds rather than minutes.
+      ...(process.env.CLAUDE_CODE_MAX_RETRIES
+        ? { CLAUDE_CODE_MAX_RETRIES: process.env.CLAUDE_CODE_MAX_RETRIES }
+        : {}),
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    },
     logger: options.logger,
   });
   const stores = createStores(options.db);

@@ -28,7 +28,7 @@ export function ExecutionProgress(props: {
         : 'done';
   const index = () => steps().findIndex((s) => s.id === current());
   return (
-    <ol class="progress" aria-label="Progress" data-testid="execution-progress">
+    <ol class={`progress progress-${props.status}`} aria-label="Progress" data-testid="execution-progress">
       <For each={steps()}>
         {(step, i) => (
           <li

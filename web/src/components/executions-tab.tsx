@@ -150,12 +150,14 @@ export function ExecutionsTab(props: { agent: string }) {
                       <StatusBadge status={ex.status} testId="execution-status" />
                     </td>
                     <td class="cell-message" data-label="Message">
-                      <A href={`/executions/${ex.id}`} title={ex.message}>
-                        {ex.message || shortId(ex.id)}
-                      </A>
-                      <Show when={ex.error_code}>
-                        <span class="muted"> · {ex.error_code}</span>
-                      </Show>
+                      <span>
+                        <A href={`/executions/${ex.id}`} title={ex.message}>
+                          {ex.message || shortId(ex.id)}
+                        </A>
+                        <Show when={ex.error_code}>
+                          <span class="muted"> · {ex.error_code}</span>
+                        </Show>
+                      </span>
                     </td>
                     <td data-label="By" data-testid="execution-by">
                       {people.name(ex.owner_user_id)}

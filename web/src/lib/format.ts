@@ -29,7 +29,8 @@ export function formatRelative(iso: string | null | undefined, now = Date.now())
   const diff = Math.round((now - t) / 1000);
   const abs = Math.abs(diff);
   const say = (n: number, unit: string) => (diff >= 0 ? `${n} ${unit} ago` : `in ${n} ${unit}`);
-  if (abs < 45) return diff >= 0 ? 'just now' : 'in a moment';
+  // A few minutes "ahead" is clock skew between browser and server, not the future.
+  if (diff > -300 && diff < 45) return 'just now';
   if (abs < 3600) return say(Math.max(1, Math.round(abs / 60)), 'min');
   if (abs < 86_400) return say(Math.round(abs / 3600), 'h');
   const days = Math.round(abs / 86_400);
