@@ -239,5 +239,10 @@ describe('the chat list', () => {
     expect(second?.textContent).toContain('3 turns');
     expect(second?.textContent).not.toContain('alice@acme.test');
     expect(first?.getAttribute('href')).toBe('/agents/demo?tab=chat&chatId=c1');
+    // One tab stop for the list; arrow keys move within it.
+    expect([first, second].map((a) => a?.getAttribute('tabindex'))).toEqual(['0', '-1']);
+    first?.focus();
+    fireEvent.keyDown(first as HTMLElement, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(second);
   });
 });

@@ -241,8 +241,8 @@ describe('formatting', () => {
       'API Error: 529',
     );
     expect(cleanErrorMessage('refused by http://localhost:8080/x')).toBe('refused by the model service');
-    expect(
-      cleanErrorMessage('If it persists, check your inference gateway (http://127.0.0.1:41301).'),
-    ).toBe('If it persists, check your inference gateway.');
+    expect(cleanErrorMessage('If it persists, check your inference gateway (http://127.0.0.1:41301).')).toBe(
+      'If it persists, check your inference gateway.',
+    );
   });
 });

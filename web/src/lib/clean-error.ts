@@ -9,7 +9,10 @@ export function cleanErrorMessage(message: string): string {
     .join(' ');
   const out = lines
     // "check your gateway (http://10.0.0.5:8080)": the aside is only the address; drop it whole.
-    .replace(/\s*\((?:https?:\/\/)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d{1,5})?[^)]*\)/gi, '')
+    .replace(
+      /\s*\((?:https?:\/\/)?(?:localhost|\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]+\])(?::\d{1,5})?[^)]*\)/gi,
+      '',
+    )
     .replace(/\bhttps?:\/\/[^\s)"']+/gi, 'the model service')
     .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?\b/g, 'the model service')
     .replace(/\[[0-9a-f:]+\](?::\d{1,5})?/gi, 'the model service')

@@ -15,6 +15,24 @@ export function ChatList(props: {
   const { api } = useServices();
   const people = usePeople();
   const [me] = createResource(() => api.me().catch(() => null));
+  const stop = () => (props.chats.some((c) => c.id === props.selected) ? props.selected : props.chats[0]?.id);
+  const onKeyDown = (e: KeyboardEvent) => {
+    const links = [...(e.currentTarget as HTMLElement).querySelectorAll<HTMLElement>('a')];
+    const i = links.indexOf(document.activeElement as HTMLElement);
+    const next =
+      e.key === 'ArrowDown'
+        ? i + 1
+        : e.key === 'ArrowUp'
+          ? i - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? links.length - 1
+              : null;
+    if (next === null || i < 0) return;
+    e.preventDefault();
+    links[Math.max(0, Math.min(links.length - 1, next))]?.focus();
+  };
   return (
     <nav class="chat-side" aria-label="Conversations" data-testid="session-select">
       <Show
@@ -27,7 +45,8 @@ export function ChatList(props: {
           </p>
         }
       >
-        <ul class="chat-list" data-testid="chat-list">
+        {/* One tab stop for the whole list (arrow keys move within it), so the message box stays close. */}
+        <ul class="chat-list" data-testid="chat-list" onKeyDown={onKeyDown}>
           <For each={props.chats}>
             {(c) => (
               <li>
@@ -38,6 +57,7 @@ export function ChatList(props: {
                   data-testid="chat-list-item"
                   data-chat-id={c.id}
                   aria-current={c.id === props.selected ? 'true' : undefined}
+                  tabIndex={c.id === stop() ? 0 : -1}
                 >
                   <span class="chat-list-title">{c.title || 'Untitled'}</span>
                   <span class="chat-list-meta">
