@@ -14,6 +14,18 @@ const SIZES = [
 
 let rig: BrowserRig;
 
+/**
+ * The page's globals, typed just enough for what these tests read (the test files have no DOM lib).
+ * Cast inline inside `page.evaluate`: the callback runs in the page, where no helper of this file exists.
+ */
+type BrowserGlobals = {
+  innerWidth: number;
+  document: {
+    documentElement: { scrollWidth: number };
+    activeElement: { tagName: string; textContent: string | null } | null;
+  };
+};
+
 beforeAll(async () => {
   // The CLI retries a 529 ten times over about three minutes by default; two keep this test short.
   process.env.CLAUDE_CODE_MAX_RETRIES = '2';
@@ -32,8 +44,8 @@ async function audit(page: Page, name: string) {
   for (const size of SIZES) {
     await page.setViewportSize({ width: size.width, height: size.height });
     const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
+      scrollWidth: (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth,
+      innerWidth: (globalThis as unknown as BrowserGlobals).innerWidth,
     }));
     expect(scrollWidth, `${name} overflows at ${size.width}px`).toBeLessThanOrEqual(innerWidth);
     await rig.shot(page, `${name}-${size.label}`);
@@ -119,7 +131,10 @@ describe('the web app as a person uses it', () => {
       .click();
     await expect
       .poll(() =>
-        page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent),
+        page.evaluate(() => {
+          const el = (globalThis as unknown as BrowserGlobals).document.activeElement;
+          return `${el?.tagName}:${el?.textContent}`;
+        }),
       )
       .toBe('H1:demo');
     expect(await page.title()).toBe('demo · Reprise');
@@ -131,7 +146,10 @@ describe('the web app as a person uses it', () => {
     await page.getByTestId('execution-status').waitFor();
     await expect
       .poll(() =>
-        page.evaluate(() => document.activeElement?.tagName + ':' + document.activeElement?.textContent),
+        page.evaluate(() => {
+          const el = (globalThis as unknown as BrowserGlobals).document.activeElement;
+          return `${el?.tagName}:${el?.textContent}`;
+        }),
       )
       .toBe('H1:Execution');
 

@@ -16,9 +16,11 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
     type AxeResult = {
       violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
     };
-    const axe = (globalThis as unknown as { axe: { run: (ctx: Document, o: object) => Promise<AxeResult> } })
-      .axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
+    const page = globalThis as unknown as {
+      axe: { run: (context: unknown, options: object) => Promise<AxeResult> };
+      document: unknown;
+    };
+    const result = await page.axe.run(page.document, { resultTypes: ['violations'] });
     return result.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
