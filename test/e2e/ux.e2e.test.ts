@@ -184,12 +184,14 @@ describe('the web app as a person uses it', () => {
     const page = await rig.signIn('bob@acme.test');
     await page.goto(`${rig.stack.url}/agents/demo?tab=chat`);
     await page.getByTestId('new-chat').click();
-    await page.getByTestId('chat-input').fill('sleep: 30');
+    // A long unbroken path rides along: it must wrap inside its bubble, even at 390 px (audit below).
+    const path = `/var/lib/agents/${'a1b2c3d4'.repeat(24)}/transcript.jsonl`;
+    await page.getByTestId('chat-input').fill(`sleep: 30\n${path}`);
     await page.getByTestId('chat-input').press('Enter');
     await page.getByRole('button', { name: 'Stop turn' }).waitFor();
     await page.getByTestId('chat-input').press('Escape');
     await page.getByTestId('turn-stopped').waitFor();
-    expect(await page.getByTestId('chat-message').first().textContent()).toContain('sleep: 30');
+    expect(await page.getByTestId('chat-message').first().textContent()).toContain(path);
     expect(await page.getByRole('button', { name: 'Stop turn' }).count()).toBe(0);
     await audit(page, '08-turn-stopped');
   });
