@@ -17,36 +17,54 @@ const signIn = (email: string) => rig.signIn(email);
 const assistant = (page: Page) => page.locator('[data-testid="chat-message"][data-role="assistant"]');
 
 describe('chat states in the browser', () => {
-  it('offers Start agent when the agent is stopped, then chats once it runs', async () => {
+  it('gets a stopped agent chatting: woken by the platform, or started from the notice where it still refuses', async () => {
     const page = await signIn('bob@acme.test');
     const row = page.getByTestId('agent-row').filter({ hasText: 'demo' });
-    await row.getByRole('button', { name: 'Stop' }).click();
+    // "Stop agent" ends everyone's turns, so it asks first.
+    await row.getByRole('button', { name: 'Stop agent' }).click();
+    await row.getByTestId('agent-stop-confirm').click();
     await row.getByRole('button', { name: 'Start' }).waitFor({ timeout: TIMEOUT });
 
     await row.getByRole('link', { name: 'demo' }).click();
-    await page.getByTestId('agent-not-running').waitFor();
-    await shot(page, '01-agent-not-running');
-    await page.getByTestId('agent-start').click();
-    await page.getByTestId('agent-not-running').waitFor({ state: 'detached', timeout: TIMEOUT });
-
+    // No dead end on opening the chat: the message box is there and the tab asked the agent to wake.
     await page.getByTestId('chat-input').fill('hello');
     await page.getByTestId('chat-input').press('Enter');
+    const notRunning = page.getByTestId('agent-not-running');
+    // A platform that does not wake agents yet answers 409 agent_not_running: start and resend.
     await expect
-      .poll(() => assistant(page).first().textContent(), { timeout: TIMEOUT })
+      .poll(
+        async () => {
+          if (await notRunning.isVisible()) {
+            await shot(page, '01-agent-not-running');
+            await page.getByTestId('agent-start').click();
+            await notRunning.waitFor({ state: 'detached', timeout: TIMEOUT });
+            await page.getByTestId('chat-input').press('Enter');
+          }
+          return (
+            (await assistant(page)
+              .first()
+              .textContent({ timeout: 1000 })
+              .catch(() => '')) ?? ''
+          );
+        },
+        { timeout: TIMEOUT, interval: 500 },
+      )
       .toContain('Echo (turn 1)');
     await shot(page, '02-started-and-chatting');
   });
 
-  it('Stop (Escape) cancels a slow turn and puts the message back in the box', async () => {
+  it('Stop (Escape) cancels a slow turn, keeps it in the log marked stopped and puts the message back in the box', async () => {
     const page = await signIn('bob@acme.test');
     await page.goto(`${rig.stack.url}/agents/demo?tab=chat`);
     await page.getByTestId('new-chat').click();
     await page.getByTestId('chat-input').fill('sleep: 30');
     await page.getByTestId('chat-input').press('Enter');
-    await page.getByRole('button', { name: 'Stop' }).last().waitFor();
+    await page.getByRole('button', { name: 'Stop turn' }).waitFor();
     await page.getByTestId('chat-input').press('Escape');
     await expect.poll(() => page.getByTestId('chat-input').inputValue()).toBe('sleep: 30');
-    expect(await page.getByTestId('chat-message').count()).toBe(0);
+    // The stopped turn stays in the log, marked stopped.
+    await page.getByTestId('turn-stopped').waitFor();
+    expect(await page.getByTestId('chat-message').count()).toBe(2);
     await shot(page, '03-stopped');
   });
 

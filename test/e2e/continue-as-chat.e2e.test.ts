@@ -91,7 +91,7 @@ describe('Continue as Chat in the browser', () => {
     expect(second).toContain(command!);
     // The second turn continued the same chat rather than forking the execution again.
     await expect
-      .poll(() => page.getByTestId('session-select').locator('option:checked').textContent())
+      .poll(() => page.locator('[data-testid="chat-list-item"][aria-current="true"]').textContent())
       .toContain('2 turns');
     await shot(page, '05-after-dismiss');
     expect(taskBodies[0]).toEqual({

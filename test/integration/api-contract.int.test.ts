@@ -125,4 +125,29 @@ describe('the HTTP contract', () => {
     expect(missing.response.status).toBe(404);
     expect(missing.error?.error.code).toBe('not_found');
   });
+
+  it("lists the caller's tenant members by email and role, and no one else's", async () => {
+    const res = await bob.call('GET', '/api/users');
+    expect(res.status).toBe(200);
+    const emails = res.body.items.map((u: { email: string }) => u.email).sort();
+    expect(emails).toEqual(['alice@acme.test', 'bob@acme.test', 'dana@acme.test']);
+    const carol = await clientFor(stack.url, 'carol@globex.test');
+    const theirs = await carol.call('GET', '/api/users');
+    expect(theirs.body.items.map((u: { email: string }) => u.email)).toEqual(['carol@globex.test']);
+    expect(theirs.body.items[0]).toEqual({
+      user_id: expect.any(String),
+      email: 'carol@globex.test',
+      role: 'admin',
+    });
+  });
+
+  it('names the owner of each chat in the chat list', async () => {
+    const me = await dana.call('GET', '/api/me');
+    await dana.call('POST', '/api/agents/demo/task?wait=25', { message: 'hi', start_chat: true });
+    const list = await dana.call('GET', '/api/agents/demo/chats');
+    expect(list.body.items.length).toBeGreaterThan(0);
+    expect(list.body.items.every((c: { owner_user_id: string }) => c.owner_user_id === me.body.user_id)).toBe(
+      true,
+    );
+  });
 });

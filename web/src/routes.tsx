@@ -1,4 +1,5 @@
 import { Navigate, Route } from '@solidjs/router';
+import { PageHeading } from './components/ui/page-heading';
 import { AgentPage } from './pages/agent-page';
 import { AgentsPage } from './pages/agents-page';
 import { ExecutionPage } from './pages/execution-page';
@@ -25,10 +26,15 @@ export function AppRoutes() {
 function NotFound() {
   return (
     <main class="page">
-      <h1>Not found</h1>
-      <p>
-        <a href="/agents">Back to agents</a>
-      </p>
+      <section class="error-state">
+        <PageHeading title="Page not found" />
+        <p class="muted">There is nothing at this address. It may have moved, or the link is incomplete.</p>
+        <div class="form-actions">
+          <a class="button button-primary" href="/agents">
+            Back to agents
+          </a>
+        </div>
+      </section>
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import type { Me } from '@reprise/functions/schemas';
 import { A, Navigate, type RouteSectionProps, useLocation, useNavigate } from '@solidjs/router';
 import { createEffect, createResource, type JSX, on, Show } from 'solid-js';
+import { markNavigation } from './components/ui/page-heading';
 import { useServices } from './services';
 
 export function Shell(props: RouteSectionProps) {
@@ -13,6 +14,10 @@ export function Shell(props: RouteSectionProps) {
     return tokens.get() !== null;
   };
   const [me] = createResource(signedIn, () => api.me().catch((): Me | null => null));
+
+  // A new path is a new page: its heading takes focus when it renders. Tab and filter changes
+  // (the query string) keep focus where the person is.
+  createEffect(on(() => location.pathname, markNavigation, { defer: true }));
 
   createEffect(
     on(
@@ -42,7 +47,7 @@ export function Shell(props: RouteSectionProps) {
             <A href="/agents">Agents</A>
           </nav>
           <span class="spacer" />
-          <span class="muted">{me.latest?.email}</span>
+          <span class="muted topbar-email">{me.latest?.email}</span>
           <button
             type="button"
             class="button button-small"
@@ -55,7 +60,9 @@ export function Shell(props: RouteSectionProps) {
           </button>
         </Show>
       </header>
-      <div id="content">{props.children}</div>
+      <div id="content" tabIndex={-1}>
+        {props.children}
+      </div>
     </>
   );
 }

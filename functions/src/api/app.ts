@@ -23,6 +23,7 @@ import { meRoutes } from './routes/me';
 import { scheduleRoutes } from './routes/schedules';
 import { systemRoutes } from './routes/system';
 import { taskRoutes } from './routes/tasks';
+import { userRoutes } from './routes/users';
 
 export interface AppDeps {
   readonly version: string;
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps) {
   api.use('*', rateLimit(deps.rateLimit ?? DEFAULT_RATE_LIMIT, deps.core.clock));
   for (const routes of [
     meRoutes(),
+    userRoutes(deps.core),
     agentRoutes(deps.core, deps.scheduler),
     taskRoutes(deps.core),
     executionRoutes(deps.core),

@@ -68,6 +68,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Members of the caller's tenant (user id, email, role) */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agents": {
         parameters: {
             query?: never;
@@ -550,6 +567,7 @@ export interface components {
             turns: number;
             /** Format: date-time */
             updated_at: string;
+            owner_user_id: string;
         };
         ChatList: {
             items: components["schemas"]["ChatSummary"][];
@@ -562,6 +580,7 @@ export interface components {
             turns: number;
             /** Format: date-time */
             updated_at: string;
+            owner_user_id: string;
             agent: string;
             messages: {
                 /** @enum {string} */
@@ -864,6 +883,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Correlates logs; used when it matches, else the server assigns one. */
+                "X-Request-Id"?: components["parameters"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            user_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "admin" | "operator";
+                        }[];
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -54,6 +54,7 @@ interface Operation {
 const TAGS = {
   System: 'Health and this document; no authentication.',
   Me: 'The caller.',
+  Users: "Members of the caller's tenant, so ids can be shown as people.",
   Agents: 'Agents of the tenant: one long-lived agent server each, with its own files and sessions.',
   Tasks: 'Running a task, which is also every chat turn.',
   Executions: 'Runs of an agent, their events and cancellation.',
@@ -126,6 +127,13 @@ export const OPERATIONS: Record<string, Operation> = {
     },
   },
   getMe: { method: 'get', path: '/api/me', tag: 'Me', summary: 'The caller', ok: { 200: s.Me } },
+  listUsers: {
+    method: 'get',
+    path: '/api/users',
+    tag: 'Users',
+    summary: "Members of the caller's tenant (user id, email, role)",
+    ok: { 200: s.UserList },
+  },
   listAgents: {
     method: 'get',
     path: '/api/agents',

@@ -12,6 +12,7 @@ const toSummary = (c: ChatRecord): ChatSummary => ({
   resumed_from_execution_id: c.resumed_from_execution_id,
   turns: c.turns,
   updated_at: c.updated_at,
+  owner_user_id: c.owner_user_id,
 });
 
 /** A user's own chats; admins see everyone's on the agent. */

@@ -61,6 +61,10 @@ export function createLocalPlatform(options: {
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
       // `AGENT_SANDBOX=none npm start` turns the agents' confinement off (agent-image/src/sandbox.ts).
       ...(process.env.AGENT_SANDBOX ? { AGENT_SANDBOX: process.env.AGENT_SANDBOX } : {}),
+      // Lets a browser test see the CLI's model retries end in seconds rather than minutes.
+      ...(process.env.CLAUDE_CODE_MAX_RETRIES
+        ? { CLAUDE_CODE_MAX_RETRIES: process.env.CLAUDE_CODE_MAX_RETRIES }
+        : {}),
     },
     logger: options.logger,
   });

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@solidjs/testing-library';
 import { describe, expect, it } from 'vitest';
 import { createFakeServer } from './fake-server';
-import { agent, chatDetail, chatSummary } from './fixtures';
+import { agent, chatDetail, chatSummary, execution } from './fixtures';
 import { renderApp } from './render-app';
 
 describe('chat links', () => {
@@ -21,6 +21,7 @@ describe('chat links', () => {
     const server = createFakeServer({
       'GET /api/agents/demo': agent(),
       'GET /api/agents/demo/chats': { items: [chatSummary()] },
+      'GET /api/executions/:id': execution(),
       'GET /api/chats/chat-old': () =>
         new Promise((resolve) => {
           releaseChat = () => resolve(chatDetail());

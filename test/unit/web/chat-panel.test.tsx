@@ -7,6 +7,15 @@ import { renderApp } from './render-app';
 
 const EXEC = '01JEXEC0000000000000000001';
 const DEEP_LINK = `/agents/demo?tab=chat&resumeSessionId=sess-exec-1&executionId=${EXEC}`;
+const OTHER = '01JOTHER00000000000000000X';
+
+/** Executions a deep link may name, with the session each one wrote (the resume check reads them). */
+const RESUMABLE: Record<string, string> = { [EXEC]: 'sess-exec-1', [OTHER]: 'sess-other' };
+const resumableExecution: Handler = (call) => {
+  const id = call.params.id ?? '';
+  const session = RESUMABLE[id];
+  return session ? json(200, execution({ id, claude_session_id: session })) : apiError(404, 'not_found');
+};
 
 /** A fake API where turn N replies "Echo (turn N)" and writes session `sess-turn-N`. */
 function chatApi(opts: { chats?: ChatSummary[]; task?: Handler; forkSessionKnown?: boolean } = {}) {
@@ -28,6 +37,8 @@ function chatApi(opts: { chats?: ChatSummary[]; task?: Handler; forkSessionKnown
     'GET /api/agents/demo': agent(),
     'GET /api/agents/demo/chats': { items: opts.chats ?? [] },
     'GET /api/chats/chat-old': chatDetail(),
+    'GET /api/executions/:id': resumableExecution,
+    'POST /api/agents/demo/wake': () => json(202, agent()),
     'POST /api/agents/demo/task': opts.task ?? defaultTask,
     'GET /api/executions/:id/events': (call) => {
       const n = call.params.id?.slice(1);
@@ -82,7 +93,7 @@ describe('chat tab deep link', () => {
     await sendAndWait('hello', 'Echo (turn 1)');
     expect(screen.queryByTestId('resume-banner')).toBeNull();
 
-    app.go('/agents/demo?tab=chat&resumeSessionId=sess-other&executionId=01JOTHER00000000000000000X');
+    app.go(`/agents/demo?tab=chat&resumeSessionId=sess-other&executionId=${OTHER}`);
     const banner = await screen.findByTestId('resume-banner');
     expect(banner.textContent).toContain('01JOTHER…');
     expect(screen.queryAllByTestId('chat-message')).toHaveLength(0);
@@ -175,9 +186,7 @@ describe('resumed conversation', () => {
     const server = chatApi({ chats: [chatSummary()] });
     renderApp(DEEP_LINK, server.fetch);
     await screen.findByTestId('resume-banner');
-    const select = (await screen.findByTestId('session-select')) as HTMLSelectElement;
-    await screen.findByRole('option', { name: /Earlier conversation/ });
-    fireEvent.change(select, { target: { value: 'chat-old' } });
+    fireEvent.click(await screen.findByRole('link', { name: /Earlier conversation/ }));
     await screen.findByText('hello from before');
     expect(screen.queryByTestId('resume-banner')).toBeNull();
     await sendAndWait('next', 'Echo (turn 1)');
@@ -192,19 +201,21 @@ describe('resumed conversation', () => {
     const server = chatApi({ chats: [chatSummary()] });
     renderApp(DEEP_LINK, server.fetch);
     fireEvent.click(await screen.findByTestId('resume-banner-dismiss'));
-    await screen.findByRole('option', { name: /Earlier conversation/ });
+    await screen.findByRole('link', { name: /Earlier conversation/ });
     await waitFor(() => expect(server.called('GET', '/api/agents/demo/chats')).toBe(true));
     expect(server.called('GET', '/api/chats/chat-old')).toBe(false);
-    expect((screen.getByTestId('session-select') as HTMLSelectElement).value).toBe('');
+    expect(screen.getByTestId('chat-list-item').getAttribute('aria-current')).toBeNull();
     await sendAndWait('what went wrong', 'Echo (turn 1)');
     expect(server.taskBodies()[0]).toMatchObject({ resume_session_id: 'sess-exec-1', fork_session: true });
   });
 
   it('auto-selects the newest session when no resume is pending', async () => {
     const server = chatApi({ chats: [chatSummary()] });
-    renderApp('/agents/demo?tab=chat', server.fetch);
+    const app = renderApp('/agents/demo?tab=chat', server.fetch);
     await screen.findByText('hello from before');
-    expect((screen.getByTestId('session-select') as HTMLSelectElement).value).toBe('chat-old');
+    expect(screen.getByTestId('chat-list-item').getAttribute('aria-current')).toBe('true');
+    // The URL names the chat shown, so a reload shows it again.
+    await waitFor(() => expect(app.location()).toContain('chatId=chat-old'));
   });
 });
 
@@ -230,14 +241,16 @@ describe('chat problems', () => {
     await waitFor(() => expect(screen.queryByTestId('agent-not-running')).toBeNull());
   });
 
-  it('shows the agent-not-running state when the agent is stopped', async () => {
+  it('wakes a stopped agent when the chat opens and offers no dead end', async () => {
     const server = createFakeServer({
       'GET /api/agents/demo': agent({ status: 'stopped' }),
       'GET /api/agents/demo/chats': { items: [] },
+      'POST /api/agents/demo/wake': () => json(202, agent({ status: 'starting' })),
     });
     renderApp('/agents/demo?tab=chat', server.fetch);
-    expect((await screen.findByTestId('agent-not-running')).textContent).toContain('stopped');
-    expect(screen.getByTestId('agent-start')).toBeTruthy();
+    await screen.findByTestId('chat-input');
+    await waitFor(() => expect(server.called('POST', '/api/agents/demo/wake')).toBe(true));
+    expect(screen.queryByTestId('agent-not-running')).toBeNull();
   });
 
   it('shows session-expired on 410 and Start fresh leaves resume mode', async () => {

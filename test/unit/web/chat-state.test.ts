@@ -47,13 +47,19 @@ describe('chat state rules', () => {
     });
   });
 
-  it('Stop restores the draft and the conversation as it was before the turn', () => {
+  it('Stop keeps the turn in the log marked stopped, puts the draft back, and stays in the chat it created', () => {
     const s = initialChatState();
     beginTurn(s, 'first');
     turnAccepted(s, accepted('s1'));
+    const chatId = s.chatId;
     turnStopped(s);
     expect(s.draft).toBe('first');
-    expect(s.messages).toHaveLength(0);
-    expect(nextTaskRequest(s, 'first')).toEqual({ message: 'first', start_chat: true });
+    expect(s.messages.map((m) => [m.role, m.status])).toEqual([
+      ['user', 'done'],
+      ['assistant', 'cancelled'],
+    ]);
+    expect(s.turn).toBeNull();
+    // The session the stopped turn wrote may be incomplete: the next turn does not resume it.
+    expect(nextTaskRequest(s, 'again')).toEqual({ message: 'again', chat_session_id: chatId });
   });
 });

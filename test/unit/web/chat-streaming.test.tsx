@@ -65,7 +65,11 @@ describe('streamed assistant turn', () => {
     fireEvent.keyDown(screen.getByTestId('chat-input'), { key: 'Escape' });
     await waitFor(() => expect(cancelled()).toBe(true));
     expect((screen.getByTestId('chat-input') as HTMLTextAreaElement).value).toBe('run: ls');
-    expect(screen.queryAllByTestId('chat-message')).toHaveLength(0);
+    // What was said stays visible, marked stopped (the agent's session may remember it).
+    expect(screen.queryAllByTestId('chat-message')).toHaveLength(2);
+    expect(assistant()?.textContent).toContain('working');
+    expect(screen.getByTestId('turn-stopped').textContent).toContain('Stopped');
+    expect(assistant()?.querySelector('.typing')).toBeNull();
   });
 
   it('does not send on Shift+Enter (that key makes a new line)', async () => {
@@ -99,7 +103,9 @@ describe('streamed assistant turn', () => {
     });
     renderApp('/agents/demo?tab=chat', server.fetch);
     await sendHello();
-    expect((await screen.findByTestId('chat-error')).textContent).toContain('The agent did not answer');
+    await waitFor(() => expect(assistant()?.textContent).toContain('The agent did not answer'));
     expect(assistant()?.querySelector('.typing')).toBeNull();
+    // Said once, on the message: no second copy in a banner.
+    expect(screen.queryByTestId('chat-error')).toBeNull();
   });
 });

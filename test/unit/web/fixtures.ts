@@ -57,6 +57,7 @@ export const chatSummary = (over: Partial<ChatSummary> = {}): ChatSummary => ({
   resumed_from_execution_id: null,
   turns: 1,
   updated_at: T0,
+  owner_user_id: 'u-bob',
   ...over,
 });
 

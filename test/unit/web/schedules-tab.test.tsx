@@ -2,7 +2,7 @@ import type { Schedule } from '@reprise/functions/schemas';
 import { fireEvent, screen, waitFor, within } from '@solidjs/testing-library';
 import { describe, expect, it } from 'vitest';
 import { createFakeServer, json } from './fake-server';
-import { agent, T0 } from './fixtures';
+import { agent, execution, T0 } from './fixtures';
 import { renderApp } from './render-app';
 
 const NEXT = '2026-12-02T08:00:00.000Z';
@@ -225,6 +225,36 @@ describe('row actions', () => {
     const link = await screen.findByTestId('schedule-run-link');
     expect(link.getAttribute('href')).toBe('/executions/01JRUN0000000000000000000A');
     expect(server.called('POST', '/api/schedules/01JSCHED000000000000000001/run')).toBe(true);
+  });
+
+  it('keeps the Run now notice current: "queued" turns into the run’s final status', async () => {
+    let polls = 0;
+    open({
+      'GET /api/agents/demo/schedules': { items: [schedule()] },
+      'POST /api/schedules/:id/run': () =>
+        json(202, {
+          execution_id: '01JRUN0000000000000000000A',
+          status: 'queued',
+          session_id: 'sess-1',
+          events_url: '/api/executions/01JRUN0000000000000000000A/events',
+        }),
+      'GET /api/executions/:id': () => {
+        polls++;
+        return json(
+          200,
+          execution({ id: '01JRUN0000000000000000000A', status: polls > 1 ? 'success' : 'running' }),
+        );
+      },
+    });
+    const [row] = await rows();
+    fireEvent.click(within(row!).getByRole('button', { name: 'Run now' }));
+    expect((await screen.findByTestId('schedule-run-status')).textContent).toBe('(queued)');
+    await waitFor(() => expect(screen.getByTestId('schedule-run-status').textContent).toBe('(running)'), {
+      timeout: 4000,
+    });
+    await waitFor(() => expect(screen.getByTestId('schedule-run-status').textContent).toBe('(success)'), {
+      timeout: 4000,
+    });
   });
 
   it('shows why Run now failed when the agent is stopped', async () => {

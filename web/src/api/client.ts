@@ -13,6 +13,7 @@ import type {
   ScheduleList,
   TaskAccepted,
   TaskRequest,
+  UserList,
 } from '@reprise/functions/schemas';
 import { ApiError } from './api-error';
 
@@ -26,7 +27,13 @@ export type ApiOptions = {
   onUnauthorized: () => void;
 };
 
-export type ExecutionListParams = { limit?: number; cursor?: string | null; status?: ExecutionStatus | '' };
+export type ExecutionListParams = {
+  limit?: number;
+  cursor?: string | null;
+  status?: ExecutionStatus | '';
+  source?: string;
+  ownerUserId?: string;
+};
 
 const enc = encodeURIComponent;
 
@@ -54,17 +61,22 @@ export function createApi(opts: ApiOptions) {
   return {
     send,
     me: () => json<Me>('/api/me'),
+    listUsers: () => json<UserList>('/api/users'),
     listAgents: () => json<AgentList>('/api/agents'),
     getAgent: (name: string) => json<Agent>(`/api/agents/${enc(name)}`),
     createAgent: (body: CreateAgentRequest) => post<Agent>('/api/agents', body),
     startAgent: (name: string) => post<Agent>(`/api/agents/${enc(name)}/start`),
     stopAgent: (name: string) => post<Agent>(`/api/agents/${enc(name)}/stop`),
+    /** Wakes a sleeping agent ahead of a turn; idempotent, so callers need not check its state. */
+    wakeAgent: (name: string) => post<Agent>(`/api/agents/${enc(name)}/wake`),
     runTask: (name: string, body: TaskRequest) => post<TaskAccepted>(`/api/agents/${enc(name)}/task`, body),
     listExecutions(name: string, p: ExecutionListParams = {}) {
       const q = new URLSearchParams();
       if (p.limit) q.set('limit', String(p.limit));
       if (p.cursor) q.set('cursor', p.cursor);
       if (p.status) q.set('status', p.status);
+      if (p.source) q.set('source', p.source);
+      if (p.ownerUserId) q.set('owner_user_id', p.ownerUserId);
       const qs = q.toString();
       return json<ExecutionList>(`/api/agents/${enc(name)}/executions${qs ? `?${qs}` : ''}`);
     },

@@ -1,14 +1,18 @@
 import type { Schedule, TaskAccepted } from '@reprise/functions/schemas';
 import { A } from '@solidjs/router';
-import { createSignal, For, Match, onMount, Show, Switch } from 'solid-js';
+import { createSignal, For, Match, onCleanup, onMount, Show, Switch } from 'solid-js';
 import { createStore, reconcile } from 'solid-js/store';
 import { errorMessage } from '~/api/api-error';
+import { isActive, shortId } from '~/lib/format';
 import { useServices } from '~/services';
 import { ScheduleForm } from './schedules/schedule-form';
 import { ScheduleRow } from './schedules/schedule-row';
+import { EmptyState, Skeleton } from './ui/page-states';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; schedule: Schedule } | null;
-type RunStarted = { schedule: string; accepted: TaskAccepted };
+type RunStarted = { schedule: string; accepted: TaskAccepted; status: string };
+
+const RUN_POLL_MS = 1500;
 
 export function SchedulesTab(props: { agent: string }) {
   const { api } = useServices();
@@ -20,6 +24,25 @@ export function SchedulesTab(props: { agent: string }) {
   const [error, setError] = createSignal<string | null>(null);
   const [editing, setEditing] = createSignal<Editing>(null);
   const [started, setStarted] = createSignal<RunStarted | null>(null);
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
+  onCleanup(() => clearTimeout(pollTimer));
+
+  /** The "queued" notice follows its run until it finishes, so it never goes stale. */
+  function follow(run: RunStarted) {
+    clearTimeout(pollTimer);
+    setStarted(run);
+    if (!isActive(run.status)) return;
+    pollTimer = setTimeout(async () => {
+      if (started()?.accepted.execution_id !== run.accepted.execution_id) return;
+      try {
+        const exec = await api.getExecution(run.accepted.execution_id);
+        if (started()?.accepted.execution_id === run.accepted.execution_id)
+          follow({ ...run, status: exec.status });
+      } catch {
+        // The link still leads to the run; stop following quietly.
+      }
+    }, RUN_POLL_MS);
+  }
 
   async function load() {
     setLoading(true);
@@ -93,11 +116,19 @@ export function SchedulesTab(props: { agent: string }) {
             <span>
               Started “{run().schedule}”:{' '}
               <A href={`/executions/${run().accepted.execution_id}`} data-testid="schedule-run-link">
-                execution {run().accepted.execution_id}
+                execution {shortId(run().accepted.execution_id)}
               </A>{' '}
-              ({run().accepted.status})
+              <span data-testid="schedule-run-status">({run().status})</span>
             </span>
-            <button type="button" class="icon-button" aria-label="Dismiss" onClick={() => setStarted(null)}>
+            <button
+              type="button"
+              class="icon-button"
+              aria-label="Dismiss"
+              onClick={() => {
+                setStarted(null);
+                refocus();
+              }}
+            >
               ×
             </button>
           </p>
@@ -106,13 +137,18 @@ export function SchedulesTab(props: { agent: string }) {
       <Show
         when={list.items.length > 0}
         fallback={
-          <Show when={loaded()} fallback={<p class="empty">Loading schedules…</p>}>
-            <p class="empty">No schedules for this agent.</p>
+          <Show when={loaded()} fallback={<Skeleton label="Loading schedules…" rows={2} />}>
+            {/* While the form is open it is the next step; the empty line would only repeat it. */}
+            <Show when={!editing()}>
+              <EmptyState title="No schedules for this agent.">
+                New schedule runs a message on a cron, in the time zone you choose.
+              </EmptyState>
+            </Show>
           </Show>
         }
       >
         <div class="table-wrap">
-          <table class="table schedules-table">
+          <table class="table table-stack schedules-table">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -139,7 +175,7 @@ export function SchedulesTab(props: { agent: string }) {
                     }}
                     onRan={(accepted) => {
                       setError(null);
-                      setStarted({ schedule: s.name, accepted });
+                      follow({ schedule: s.name, accepted, status: accepted.status });
                     }}
                     onError={(err) => setError(errorMessage(err))}
                   />

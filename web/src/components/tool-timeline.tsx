@@ -17,9 +17,9 @@ export function ToolTimeline(props: { calls: ToolCall[] }) {
                     <span class="badge badge-failed">error</span>
                   </Show>
                 </summary>
-                <h4>Input</h4>
+                <h3 class="timeline-label">Input</h3>
                 <pre>{JSON.stringify(call.input, null, 2)}</pre>
-                <h4>Output</h4>
+                <h3 class="timeline-label">Output</h3>
                 <pre>{call.output_preview || '(no output)'}</pre>
               </details>
             </li>

@@ -1,13 +1,16 @@
 import type { Agent } from '@reprise/functions/schemas';
 import { A, useParams, useSearchParams } from '@solidjs/router';
-import { createEffect, createResource, For, Match, Show, Switch, untrack } from 'solid-js';
-import { errorMessage } from '~/api/api-error';
+import { createEffect, createResource, Match, Show, Switch, untrack } from 'solid-js';
 import { AgentControls } from '~/components/agent-controls';
 import { createChatController } from '~/components/chat/chat-controller';
 import { ChatPanel } from '~/components/chat/chat-panel';
 import { ExecutionsTab } from '~/components/executions-tab';
 import { SchedulesTab } from '~/components/schedules-tab';
 import { StatusBadge } from '~/components/status-badge';
+import { Tabs } from '~/components/tabs';
+import { PageHeading } from '~/components/ui/page-heading';
+import { ErrorState, Skeleton } from '~/components/ui/page-states';
+import { RelTime } from '~/components/ui/rel-time';
 import { useServices } from '~/services';
 
 type Tab = 'chat' | 'executions' | 'schedules';
@@ -32,15 +35,19 @@ export function AgentPage() {
 function AgentView(props: { name: string }) {
   const { api } = useServices();
   const [search, setSearch] = useSearchParams<Search>();
-  const [agent, { mutate }] = createResource(
+  const [agent, { mutate, refetch }] = createResource(
     () => props.name,
     (name) => api.getAgent(name),
   );
   const chat = createChatController({
     api,
     agent: untrack(() => props.name),
-    // Leaving resume mode drops the deep link too, so a later tab switch cannot re-enter it.
-    onLeaveResume: () => setSearch({ resumeSessionId: undefined, executionId: undefined }, { replace: true }),
+    // The deep link did its job once a conversation exists: from then on the URL names the chat.
+    onConversation: (chatId) =>
+      setSearch(
+        { chatId: chatId ?? undefined, resumeSessionId: undefined, executionId: undefined },
+        { replace: true },
+      ),
   });
 
   // Runs on every route change, not only on mount: arriving with a deep link while this page is
@@ -56,50 +63,66 @@ function AgentView(props: { name: string }) {
   });
 
   const tab = (): Tab => (search.tab === 'executions' || search.tab === 'schedules' ? search.tab : 'chat');
+  const tabHref = (id: Tab) =>
+    id === 'chat' && chat.state.chatId
+      ? `/agents/${props.name}?tab=chat&chatId=${chat.state.chatId}`
+      : `/agents/${props.name}?tab=${id}`;
 
   return (
     <main class="page">
       <nav class="breadcrumbs" aria-label="Breadcrumbs">
-        <A href="/agents">Agents</A> / <span>{props.name}</span>
+        <A href="/agents">Agents</A> / <span aria-current="page">{props.name}</span>
       </nav>
-      <Show when={!agent.error} fallback={<p class="banner banner-error">{errorMessage(agent.error)}</p>}>
-        <Show when={agent()} fallback={<p class="empty">Loading agent…</p>}>
+      <Show
+        when={!agent.error}
+        fallback={
+          <ErrorState
+            page
+            error={agent.error}
+            what="Agent"
+            backHref="/agents"
+            backLabel="Back to agents"
+            onRetry={() => void refetch()}
+          />
+        }
+      >
+        <Show when={agent()} fallback={<Skeleton label="Loading agent" rows={4} />}>
           {(a) => (
             <>
               <header class="page-header">
-                <h1>{a().name}</h1>
+                <PageHeading title={a().name} />
                 <StatusBadge status={a().status} />
                 <span class="muted">
                   {a().runtime} · owner {a().owner}
+                  <Show when={(a() as Agent & { last_active_at?: string | null }).last_active_at}>
+                    {(at) => (
+                      <>
+                        {' '}
+                        · active <RelTime iso={at()} />
+                      </>
+                    )}
+                  </Show>
                 </span>
+                <span class="spacer" />
                 <AgentControls agent={a()} onChange={(next: Agent) => mutate(next)} />
               </header>
-              <div class="tabs" role="tablist">
-                <For each={TABS}>
-                  {(t) => (
-                    <A
-                      href={`/agents/${props.name}?tab=${t.id}`}
-                      role="tab"
-                      aria-selected={tab() === t.id}
-                      class={tab() === t.id ? 'tab tab-active' : 'tab'}
-                      end
-                    >
-                      {t.label}
-                    </A>
-                  )}
-                </For>
-              </div>
-              <Switch>
-                <Match when={tab() === 'chat'}>
-                  <ChatPanel chat={chat} agent={a()} onAgentChange={(next) => mutate(next)} />
-                </Match>
-                <Match when={tab() === 'executions'}>
-                  <ExecutionsTab agent={props.name} />
-                </Match>
-                <Match when={tab() === 'schedules'}>
-                  <SchedulesTab agent={props.name} />
-                </Match>
-              </Switch>
+              <Tabs
+                label={`${a().name} sections`}
+                selected={tab()}
+                tabs={TABS.map((t) => ({ ...t, href: tabHref(t.id) }))}
+              >
+                <Switch>
+                  <Match when={tab() === 'chat'}>
+                    <ChatPanel chat={chat} agent={a()} onAgentChange={(next) => mutate(next)} />
+                  </Match>
+                  <Match when={tab() === 'executions'}>
+                    <ExecutionsTab agent={props.name} />
+                  </Match>
+                  <Match when={tab() === 'schedules'}>
+                    <SchedulesTab agent={props.name} />
+                  </Match>
+                </Switch>
+              </Tabs>
             </>
           )}
         </Show>

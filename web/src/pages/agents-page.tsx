@@ -1,69 +1,95 @@
 import type { Agent } from '@reprise/functions/schemas';
 import { A } from '@solidjs/router';
 import { createResource, For, Show } from 'solid-js';
-import { errorMessage } from '~/api/api-error';
 import { AgentControls } from '~/components/agent-controls';
 import { CreateAgentForm } from '~/components/create-agent-form';
 import { StatusBadge } from '~/components/status-badge';
-import { formatTime } from '~/lib/format';
+import { PageHeading } from '~/components/ui/page-heading';
+import { EmptyState, ErrorState, Skeleton } from '~/components/ui/page-states';
+import { RelTime } from '~/components/ui/rel-time';
 import { useServices } from '~/services';
+
+type WithActivity = Agent & { last_active_at?: string | null };
 
 export function AgentsPage() {
   const { api } = useServices();
-  const [list, { mutate }] = createResource(() => api.listAgents());
+  const [list, { mutate, refetch }] = createResource(() => api.listAgents());
   const replace = (next: Agent) =>
     mutate((prev) => prev && { items: prev.items.map((a) => (a.name === next.name ? next : a)) });
 
   return (
     <main class="page">
       <header class="page-header">
-        <h1>Agents</h1>
+        <PageHeading title="Agents" />
       </header>
       <CreateAgentForm
         create={api.createAgent}
         onCreated={(agent) => mutate((prev) => ({ items: [agent, ...(prev?.items ?? [])] }))}
       />
-      <Show when={!list.error} fallback={<p class="banner banner-error">{errorMessage(list.error)}</p>}>
-        <Show
-          when={(list.latest?.items.length ?? 0) > 0}
-          fallback={<p class="empty">{list.loading ? 'Loading agents…' : 'No agents you can see yet.'}</p>}
-        >
-          <div class="table-wrap">
-            <table class="table">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Runtime</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                <For each={list.latest?.items}>
-                  {(a) => (
-                    <tr data-testid="agent-row" data-agent={a.name}>
-                      <td>
-                        <A href={`/agents/${a.name}?tab=chat`}>{a.name}</A>
-                      </td>
-                      <td>
-                        <StatusBadge status={a.status} />
-                      </td>
-                      <td>{a.runtime}</td>
-                      <td>{a.owner}</td>
-                      <td>{formatTime(a.created_at)}</td>
-                      <td>
-                        <AgentControls agent={a} onChange={replace} />
-                      </td>
+      <Show
+        when={!list.error}
+        fallback={
+          <ErrorState
+            error={list.error}
+            what="Agents"
+            backHref="/agents"
+            backLabel="Reload the page"
+            onRetry={() => void refetch()}
+          />
+        }
+      >
+        <Show when={list.latest} fallback={<Skeleton label="Loading agents" rows={3} />}>
+          {(l) => (
+            <Show
+              when={l().items.length > 0}
+              fallback={
+                <EmptyState title="No agents you can see yet.">
+                  Ask an admin to share an agent with you, or create one above.
+                </EmptyState>
+              }
+            >
+              <div class="table-wrap">
+                <table class="table table-stack">
+                  <thead>
+                    <tr>
+                      <th scope="col">Name</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Last active</th>
+                      <th scope="col">Runtime</th>
+                      <th scope="col">Owner</th>
+                      <th scope="col">
+                        <span class="visually-hidden">Actions</span>
+                      </th>
                     </tr>
-                  )}
-                </For>
-              </tbody>
-            </table>
-          </div>
+                  </thead>
+                  <tbody>
+                    <For each={l().items}>
+                      {(a) => (
+                        <tr data-testid="agent-row" data-agent={a.name}>
+                          <td data-label="Name" class="cell-title">
+                            <A href={`/agents/${a.name}?tab=chat`}>{a.name}</A>
+                          </td>
+                          <td data-label="State">
+                            <StatusBadge status={a.status} />
+                          </td>
+                          <td data-label="Last active">
+                            <Show when={(a as WithActivity).last_active_at} fallback="—">
+                              {(at) => <RelTime iso={at()} />}
+                            </Show>
+                          </td>
+                          <td data-label="Runtime">{a.runtime}</td>
+                          <td data-label="Owner">{a.owner}</td>
+                          <td data-label="Actions" class="cell-actions">
+                            <AgentControls agent={a} onChange={replace} />
+                          </td>
+                        </tr>
+                      )}
+                    </For>
+                  </tbody>
+                </table>
+              </div>
+            </Show>
+          )}
         </Show>
       </Show>
     </main>

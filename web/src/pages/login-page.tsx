@@ -1,6 +1,7 @@
 import { useNavigate, useSearchParams } from '@solidjs/router';
 import { createSignal, Show } from 'solid-js';
 import { errorMessage } from '~/api/api-error';
+import { PageHeading } from '~/components/ui/page-heading';
 import { useServices } from '~/services';
 
 /** Only same-app paths: an open redirect through `?next=` would be a phishing aid. */
@@ -33,7 +34,7 @@ export function LoginPage() {
   return (
     <main class="page page-narrow">
       <form class="card login" onSubmit={submit}>
-        <h1>Sign in to Reprise</h1>
+        <PageHeading title="Sign in">Sign in to Reprise</PageHeading>
         <Show when={auth.kind === 'dev'}>
           <label for="login-email">Email</label>
           <input

@@ -60,4 +60,26 @@ export class UserStore {
     const { user_id, email, role } = out.Item as User;
     return { tenant, user_id, email, role };
   }
+
+  /** The members of one tenant: one Query on the tenant's partition (`U#` items), never a Scan. */
+  async listUsers(tenant: string): Promise<User[]> {
+    const out: User[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.doc.send(
+        new QueryCommand({
+          TableName: this.db.table,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :u)',
+          ExpressionAttributeValues: { ':pk': keys.tenant(tenant).pk, ':u': 'U#' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const i of page.Items ?? []) {
+        const { user_id, email, role } = i as User;
+        out.push({ tenant, user_id, email, role });
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
 }

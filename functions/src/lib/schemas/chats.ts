@@ -9,6 +9,7 @@ export const ChatSummary = z.object({
   resumed_from_execution_id: z.nullable(z.string()),
   turns: z.number(),
   updated_at: Timestamp,
+  owner_user_id: z.string(),
 });
 export type ChatSummary = z.infer<typeof ChatSummary>;
 

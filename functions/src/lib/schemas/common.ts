@@ -11,6 +11,12 @@ export type Role = z.infer<typeof Role>;
 export const Me = z.object({ user_id: z.string(), email: z.string(), tenant: z.string(), role: Role });
 export type Me = z.infer<typeof Me>;
 
+/** A member of the caller's tenant, so the SPA can show people rather than user ids. */
+export const UserSummary = z.object({ user_id: z.string(), email: z.string(), role: Role });
+export type UserSummary = z.infer<typeof UserSummary>;
+export const UserList = z.object({ items: z.array(UserSummary) });
+export type UserList = z.infer<typeof UserList>;
+
 export const Health = z.object({ status: z.literal('ok'), version: z.string() });
 export type Health = z.infer<typeof Health>;
 

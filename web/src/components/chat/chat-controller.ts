@@ -12,7 +12,15 @@ export type ChatController = ReturnType<typeof createChatController>;
  * The chat tab's side effects around the pure rules in chat-state.ts. Every conversation switch
  * (resume, new chat, select) bumps an epoch so late answers from the old one are dropped.
  */
-export function createChatController(opts: { api: Api; agent: string; onLeaveResume?: () => void }) {
+export function createChatController(opts: {
+  api: Api;
+  agent: string;
+  /**
+   * The conversation shown changed (a chat selected or created by a turn, or a new empty one):
+   * the URL names it from now on, so a reload shows the same conversation, never a new fork.
+   */
+  onConversation?: (chatId: string | null) => void;
+}) {
   const { api, agent } = opts;
   const [state, setState] = createStore<rules.ChatState>(rules.initialChatState());
   const [chats, setChats] = createSignal<ChatSummary[]>([]);
@@ -52,7 +60,6 @@ export function createChatController(opts: { api: Api; agent: string; onLeaveRes
   }
 
   async function selectChat(id: string, o: { fromList?: boolean } = {}) {
-    const leavingResume = state.resume !== null;
     if (!o.fromList) autoSelectTried = true;
     const mine = ++epoch;
     follower?.abort();
@@ -60,7 +67,7 @@ export function createChatController(opts: { api: Api; agent: string; onLeaveRes
       const chat = await api.getChat(id);
       if (mine !== epoch || (o.fromList && !rules.canAutoSelect(state))) return;
       update((s) => rules.loadChat(s, chat));
-      if (leavingResume) opts.onLeaveResume?.();
+      opts.onConversation?.(chat.id);
     } catch (err) {
       if (mine === epoch)
         setState('problem', { kind: 'error', code: 'load_failed', message: errorMessage(err) });
@@ -68,19 +75,48 @@ export function createChatController(opts: { api: Api; agent: string; onLeaveRes
   }
 
   function newChat() {
-    const leavingResume = state.resume !== null;
     switchConversation(rules.startNewChat);
-    if (leavingResume) opts.onLeaveResume?.();
+    opts.onConversation?.(null);
   }
 
   function enterResume(resume: rules.ResumeContext) {
     if (rules.isSameResume(state, resume)) return;
     switchConversation((s) => rules.enterResume(s, resume));
+    void checkResume(resume, epoch);
+  }
+
+  /**
+   * Ask before promising: the execution must exist for this person, name this session and pass
+   * the server's resume gate (`can_continue_as_chat`), else the refusal shows before any send.
+   */
+  async function checkResume(resume: rules.ResumeContext, mine: number) {
+    const refuse = (reason: string) => {
+      if (mine === epoch) setState('resumeCheck', { state: 'refused', reason });
+    };
+    if (!resume.executionId) return refuse('The link does not say which execution to continue.');
+    try {
+      const exec = await api.getExecution(resume.executionId);
+      if (exec.agent !== agent || exec.claude_session_id !== resume.sessionId)
+        return refuse('The link does not match that execution.');
+      if (!exec.can_continue_as_chat)
+        return refuse(
+          exec.status === 'queued' || exec.status === 'running'
+            ? 'That execution is still running; continue it once it has finished.'
+            : 'You cannot continue that execution as a chat.',
+        );
+      if (mine === epoch) setState('resumeCheck', { state: 'ok' });
+    } catch (err) {
+      refuse(
+        err instanceof ApiError && err.status === 404
+          ? 'That execution does not exist, or you do not have access to it.'
+          : `The execution could not be checked: ${errorMessage(err)}`,
+      );
+    }
   }
 
   async function send() {
     const message = state.draft.trim();
-    if (!message || state.turn) return;
+    if (!message || state.turn || state.resumeCheck.state === 'refused') return;
     const body = rules.nextTaskRequest(state, message);
     const mine = epoch;
     stopRequested = false;
@@ -95,7 +131,11 @@ export function createChatController(opts: { api: Api; agent: string; onLeaveRes
       return;
     }
     if (mine !== epoch) return;
+    const chatBefore = state.chatId;
     update((s) => rules.turnAccepted(s, accepted));
+    const waitingFor = (accepted as { waiting_for?: string | null }).waiting_for;
+    if (waitingFor) update((s) => rules.applyWaiting(s, accepted.execution_id, waitingFor));
+    if (state.chatId && state.chatId !== chatBefore) opts.onConversation?.(state.chatId);
     if (stopRequested) return void stop();
     await follow(accepted.execution_id, mine);
   }
@@ -138,8 +178,10 @@ export function createChatController(opts: { api: Api; agent: string; onLeaveRes
     follower?.abort();
     follower = null;
     update(rules.turnStopped);
+    const mine = epoch;
     try {
       await api.cancelExecution(turn.executionId);
+      if (mine === epoch) void loadChats();
     } catch (err) {
       // 409: it finished first. Nothing to undo; the draft is back in the box either way.
       if (!(err instanceof ApiError && err.code === 'conflict')) {
@@ -153,8 +195,14 @@ export function createChatController(opts: { api: Api; agent: string; onLeaveRes
     follower?.abort();
   });
 
+  /** Wake early: the agent starts while the person types. A failure here is not theirs to see. */
+  function wake() {
+    api.wakeAgent(agent).catch(() => {});
+  }
+
   return {
     state,
+    wake,
     chats,
     chatsLoading,
     loadChats,

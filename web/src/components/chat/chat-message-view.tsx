@@ -6,11 +6,22 @@ import { ToolChip } from './tool-chip';
 export function ChatMessageView(props: { message: UiMessage }) {
   const m = () => props.message;
   return (
-    <article class={`chat-message chat-${m().role}`} data-testid="chat-message" data-role={m().role}>
+    <article
+      class={`chat-message chat-${m().role}${m().status === 'cancelled' ? ' chat-stopped' : ''}`}
+      data-testid="chat-message"
+      data-role={m().role}
+    >
       <Show when={m().role === 'assistant'} fallback={<p class="chat-user-text">{m().content}</p>}>
         <For each={m().tools}>{(chip) => <ToolChip chip={chip} />}</For>
         <Show when={m().content}>
           <Markdown text={m().content} />
+        </Show>
+        <Show when={m().retry}>
+          {(r) => (
+            <p class="notice-retry" data-testid="model-retrying" role="status">
+              {r().message}
+            </p>
+          )}
         </Show>
         <Show when={m().status === 'streaming'}>
           <span class="typing" role="status" aria-label="The agent is responding">
@@ -19,10 +30,15 @@ export function ChatMessageView(props: { message: UiMessage }) {
             <span />
           </span>
         </Show>
-        <Show when={m().error}>
+        <Show when={m().status === 'cancelled'}>
+          <p class="turn-stopped" data-testid="turn-stopped">
+            {m().content ? 'Stopped — this reply is incomplete.' : 'Stopped before the agent replied.'}
+          </p>
+        </Show>
+        <Show when={m().status === 'failed' && m().error}>
           {(err) => (
             <p class="message-error">
-              {m().status === 'cancelled' ? 'Stopped' : 'Failed'}: {err().message} <code>{err().code}</code>
+              Failed: {err().message} <code>{err().code}</code>
             </p>
           )}
         </Show>

@@ -1,87 +1,167 @@
 import type { Agent } from '@reprise/functions/schemas';
+import { A } from '@solidjs/router';
 import { createEffect, For, on, onMount, Show } from 'solid-js';
+import { shortId } from '~/lib/format';
 import { AgentNotRunning } from './agent-not-running';
+import { AgentWaking } from './agent-waking';
 import { ChatComposer } from './chat-composer';
 import type { ChatController } from './chat-controller';
+import { ChatList } from './chat-list';
 import { ChatMessageView } from './chat-message-view';
 import { bannerVisible } from './chat-state';
-import { ResumeBanner } from './resume-banner';
-import { SessionSelect } from './session-select';
+import { ResumeBanner, ResumeRefused } from './resume-banner';
+
+/** How close to the bottom (px) still counts as "following along". */
+const STICK_PX = 48;
 
 export function ChatPanel(props: { chat: ChatController; agent: Agent; onAgentChange: (a: Agent) => void }) {
   const chat = props.chat;
   const s = chat.state;
   let log: HTMLDivElement | undefined;
+  let input: HTMLTextAreaElement | undefined;
+  let following = true;
 
-  onMount(() => void chat.loadChats());
+  onMount(() => {
+    chat.wake();
+    void chat.loadChats();
+  });
 
+  // Keep up with new text unless the person scrolled up to read.
   createEffect(
     on(
-      () => [s.messages.length, s.messages[s.messages.length - 1]?.content],
-      () => log?.scrollTo?.({ top: log.scrollHeight }),
+      () => [s.messages.length, s.messages[s.messages.length - 1]?.content, s.chatId],
+      () => {
+        if (following) log?.scrollTo?.({ top: log.scrollHeight });
+      },
     ),
   );
+  const onScroll = () => {
+    if (log) following = log.scrollHeight - log.scrollTop - log.clientHeight < STICK_PX;
+  };
 
-  const notRunning = () => props.agent.status !== 'running' || s.problem?.kind === 'agent_not_running';
+  const check = () => s.resumeCheck;
+  const refused = () => {
+    const c = check();
+    return c.state === 'refused' ? c.reason : null;
+  };
 
   return (
-    <section class="chat" aria-label="Chat">
-      <div class="toolbar">
-        <SessionSelect
+    <div class="chat-layout">
+      <div class="chat-side-wrap">
+        <div class="chat-side-head">
+          <h2 class="chat-side-title">Conversations</h2>
+          <button
+            type="button"
+            class="button button-small"
+            data-testid="new-chat"
+            onClick={() => chat.newChat()}
+          >
+            New chat
+          </button>
+        </div>
+        <ChatList
+          agent={props.agent.name}
           chats={chat.chats()}
-          value={s.chatId}
-          onSelect={(id) => (id ? void chat.selectChat(id) : chat.newChat())}
+          selected={s.chatId}
+          loading={chat.chatsLoading()}
         />
-        <button type="button" class="button" data-testid="new-chat" onClick={() => chat.newChat()}>
-          New chat
-        </button>
       </div>
-      <Show when={bannerVisible(s)}>
-        <ResumeBanner executionId={s.resume?.executionId ?? null} onDismiss={chat.dismissBanner} />
-      </Show>
-      <Show when={notRunning()}>
-        <AgentNotRunning
-          agent={props.agent}
-          onAgentChange={(a) => {
-            props.onAgentChange(a);
-            if (a.status === 'running') chat.clearProblem();
-          }}
-        />
-      </Show>
-      <div class="chat-log" ref={log} role="log" aria-live="polite">
-        <For each={s.messages}>{(m) => <ChatMessageView message={m} />}</For>
-        <Show when={s.messages.length === 0}>
-          <p class="empty">
-            {s.resume
-              ? 'Ask the agent about that execution — what went wrong, or what to do next.'
-              : 'Start a conversation with the agent.'}
+      <section class="chat" aria-label="Chat">
+        <Show when={s.resume && check().state === 'checking'}>
+          <p class="banner banner-info" role="status">
+            Checking execution <code>{shortId(s.resume?.executionId ?? '')}</code>…
           </p>
         </Show>
-      </div>
-      <Show when={s.problem?.kind === 'session_expired' ? s.problem : null}>
-        {(p) => (
-          <div class="banner banner-warn" data-testid="session-expired" role="alert">
-            <span>This conversation can no longer be continued: {p().message}</span>
-            <button type="button" class="button" data-testid="start-fresh" onClick={() => chat.newChat()}>
-              Start fresh
-            </button>
-          </div>
-        )}
-      </Show>
-      <Show when={s.problem?.kind === 'error' ? s.problem : null}>
-        {(p) => (
-          <div class="banner banner-error" data-testid="chat-error" role="alert">
-            {p().message}
-          </div>
-        )}
-      </Show>
-      <ChatComposer
-        draft={s.draft}
-        busy={s.turn !== null}
-        onDraft={chat.setDraft}
-        onSend={() => void chat.send()}
-        onStop={() => void chat.stop()}
-      />
-    </section>
+        <Show when={refused()}>
+          {(reason) => (
+            <ResumeRefused
+              executionId={s.resume?.executionId ?? null}
+              reason={reason()}
+              onNewChat={() => {
+                chat.newChat();
+                input?.focus();
+              }}
+            />
+          )}
+        </Show>
+        <Show when={bannerVisible(s) && check().state === 'ok'}>
+          <ResumeBanner
+            executionId={s.resume?.executionId ?? null}
+            onDismiss={() => {
+              chat.dismissBanner();
+              // The banner's button is gone: continue where the person was heading, the message box.
+              input?.focus();
+            }}
+          />
+        </Show>
+        <Show when={!s.resume && s.continuedFrom}>
+          {(from) => (
+            <p class="muted chat-origin">
+              Continued from execution{' '}
+              <A href={`/executions/${from()}`}>
+                <code>{shortId(from())}</code>
+              </A>
+            </p>
+          )}
+        </Show>
+        <Show when={s.problem?.kind === 'agent_not_running'}>
+          <AgentNotRunning
+            agent={props.agent}
+            onAgentChange={(a) => {
+              props.onAgentChange(a);
+              if (a.status === 'running') chat.clearProblem();
+            }}
+          />
+        </Show>
+        <div
+          class="chat-log"
+          ref={log}
+          role="log"
+          aria-live="polite"
+          aria-label="Conversation"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling log must take focus to be scrolled by keyboard (axe scrollable-region-focusable)
+          tabIndex={0}
+          onScroll={onScroll}
+        >
+          <For each={s.messages}>{(m) => <ChatMessageView message={m} />}</For>
+          <Show when={s.messages.length === 0}>
+            <p class="empty">
+              {s.resume
+                ? 'Ask the agent about that execution — what went wrong, or what to do next.'
+                : 'Start a conversation with the agent.'}
+            </p>
+          </Show>
+        </div>
+        <Show when={s.waiting}>{(w) => <AgentWaking for={w().for} since={w().since} />}</Show>
+        <Show when={s.problem?.kind === 'session_expired' ? s.problem : null}>
+          {(p) => (
+            <div class="banner banner-warn" data-testid="session-expired" role="alert">
+              <span>This conversation can no longer be continued: {p().message}</span>
+              <button type="button" class="button" data-testid="start-fresh" onClick={() => chat.newChat()}>
+                Start fresh
+              </button>
+            </div>
+          )}
+        </Show>
+        <Show when={s.problem?.kind === 'error' ? s.problem : null}>
+          {(p) => (
+            <div class="banner banner-error" data-testid="chat-error" role="alert">
+              {p().message}
+            </div>
+          )}
+        </Show>
+        <ChatComposer
+          ref={(el) => {
+            input = el;
+          }}
+          draft={s.draft}
+          busy={s.turn !== null}
+          blocked={refused() !== null}
+          onDraft={chat.setDraft}
+          onSend={() => void chat.send()}
+          onStop={() => void chat.stop()}
+        />
+      </section>
+    </div>
   );
 }

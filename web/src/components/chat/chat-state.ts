@@ -1,5 +1,6 @@
 import type { AgentEvent } from '@reprise/functions/agent-events';
 import type { ChatDetail, Execution, TaskAccepted, TaskRequest } from '@reprise/functions/schemas';
+import { cleanErrorMessage, modelTrouble } from '~/lib/clean-error';
 
 /**
  * The chat tab's rules as plain mutators over one state object, so they can be applied to a
@@ -21,6 +22,8 @@ export type UiMessage = {
   status: 'streaming' | 'done' | 'failed' | 'cancelled';
   executionId: string | null;
   error: { code: string; message: string } | null;
+  /** The CLI is retrying the model: what a person is told while the dots would otherwise spin. */
+  retry?: { attempt: number; message: string } | null;
 };
 
 export type ChatProblem =
@@ -30,6 +33,9 @@ export type ChatProblem =
 
 export type ResumeContext = { sessionId: string; executionId: string | null };
 
+/** What the server said about a deep link before anything was promised. */
+export type ResumeCheck = { state: 'checking' } | { state: 'ok' } | { state: 'refused'; reason: string };
+
 export type ChatState = {
   messages: UiMessage[];
   /** The chat the next turn appends to; null until the first turn creates one. */
@@ -38,6 +44,11 @@ export type ChatState = {
   headSessionId: string | null;
   /** Kept for the whole resumed conversation; dismissing the banner does not clear it. */
   resume: ResumeContext | null;
+  resumeCheck: ResumeCheck;
+  /** The execution a loaded chat continued (shown as a link, not as a promise). */
+  continuedFrom: string | null;
+  /** Set while the turn's run waits: for the agent to wake, or for a free slot. */
+  waiting: { for: string; since: number } | null;
   bannerDismissed: boolean;
   /** The user asked for a fresh conversation, so the session list must not pick one for them. */
   freshChosen: boolean;
@@ -55,6 +66,9 @@ export const initialChatState = (): ChatState => ({
   chatId: null,
   headSessionId: null,
   resume: null,
+  resumeCheck: { state: 'ok' },
+  continuedFrom: null,
+  waiting: null,
   bannerDismissed: false,
   freshChosen: false,
   turn: null,
@@ -71,11 +85,14 @@ function clearConversation(s: ChatState) {
   s.headSessionId = null;
   s.turn = null;
   s.problem = null;
+  s.waiting = null;
+  s.continuedFrom = null;
 }
 
 export function enterResume(s: ChatState, resume: ResumeContext) {
   clearConversation(s);
   s.resume = { ...resume };
+  s.resumeCheck = { state: 'checking' };
   s.bannerDismissed = false;
   s.freshChosen = false;
 }
@@ -87,6 +104,7 @@ export const isSameResume = (s: ChatState, r: ResumeContext) =>
 export function startNewChat(s: ChatState) {
   clearConversation(s);
   s.resume = null;
+  s.resumeCheck = { state: 'ok' };
   s.bannerDismissed = false;
   s.freshChosen = true;
 }
@@ -94,16 +112,23 @@ export function startNewChat(s: ChatState) {
 export function loadChat(s: ChatState, chat: ChatDetail) {
   clearConversation(s);
   s.resume = null;
+  s.resumeCheck = { state: 'ok' };
   s.bannerDismissed = false;
   s.freshChosen = false;
   s.chatId = chat.id;
   s.headSessionId = chat.head_session_id;
+  s.continuedFrom = chat.resumed_from_execution_id;
   s.messages = chat.messages.map((m) => ({
     key: nextKey(),
     role: m.role,
     content: m.content,
     tools: [],
-    status: m.role === 'assistant' && m.status !== 'success' ? 'failed' : 'done',
+    status:
+      m.role !== 'assistant' || m.status === 'success'
+        ? 'done'
+        : m.status === 'cancelled'
+          ? 'cancelled'
+          : 'failed',
     executionId: m.execution_id,
     error: null,
   }));
@@ -167,7 +192,7 @@ export function classifyError(err: { status?: number; code: string; message: str
       message: 'Another turn is still writing to this conversation. Wait for it to finish, then send again.',
     };
   }
-  return { kind: 'error', code: err.code, message: err.message };
+  return { kind: 'error', code: err.code, message: cleanErrorMessage(err.message) };
 }
 
 /** The request failed before a run existed: take the turn back and return the draft. */
@@ -176,9 +201,22 @@ export function turnRejected(s: ChatState, err: { status?: number; code: string;
   s.problem = classifyError(err);
 }
 
-/** Stop: the run is cancelled, its messages withdrawn and the draft put back for editing. */
+/**
+ * Stop: the run is cancelled, but what was said stays in the log marked stopped (the agent's
+ * session may remember it). The draft comes back for an edited resend; the chat the turn
+ * created stays, since it exists on the server now.
+ */
 export function turnStopped(s: ChatState) {
-  undoTurn(s);
+  const msg = assistantOf(s);
+  if (!s.turn) return;
+  s.draft = s.turn.draft;
+  s.headSessionId = s.turn.before.head;
+  if (msg) {
+    msg.status = 'cancelled';
+    msg.retry = null;
+  }
+  s.waiting = null;
+  s.turn = null;
 }
 
 function undoTurn(s: ChatState) {
@@ -188,17 +226,26 @@ function undoTurn(s: ChatState) {
   s.headSessionId = s.turn.before.head;
   s.messages.splice(-2, 2);
   s.turn = null;
+  s.waiting = null;
 }
 
 export function applyEvent(s: ChatState, ev: AgentEvent) {
   const msg = assistantOf(s);
   if (!msg || !s.turn) return;
   switch (ev.type) {
-    case 'status':
+    case 'status': {
       if (ev.session_id && !s.headSessionId) s.headSessionId = ev.session_id;
+      // Contract 2: `{status: "queued", waiting_for}` comes before `running` while the agent wakes.
+      const waitingFor = (ev as { waiting_for?: string | null }).waiting_for;
+      if ((ev.status as string) === 'queued' && waitingFor) {
+        if (s.waiting?.for !== waitingFor) s.waiting = { for: waitingFor, since: Date.now() };
+      } else s.waiting = null;
       return;
+    }
     case 'text':
       msg.content += ev.text;
+      msg.retry = null;
+      s.waiting = null;
       return;
     case 'tool_use':
       msg.tools.push({ id: ev.id, name: ev.name, input: ev.input, state: 'running', preview: '' });
@@ -215,9 +262,21 @@ export function applyEvent(s: ChatState, ev: AgentEvent) {
       if (ev.session_id) s.headSessionId = ev.session_id;
       finishTurn(s, msg, ev.status, ev.response, ev.error);
       return;
-    case 'error':
+    case 'error': {
+      if (ev.code !== 'model_retry') return;
+      const attempt = Number(/retry (\d+)/i.exec(ev.message)?.[1] ?? (msg.retry?.attempt ?? 0) + 1);
+      const status = /\((\d{3})\)/.exec(ev.message)?.[1];
+      msg.retry = { attempt, message: `${modelTrouble(status)} — retrying (attempt ${attempt})…` };
       return;
+    }
   }
+}
+
+/** The turn's run is still waiting (seen on the stored execution before the stream says so). */
+export function applyWaiting(s: ChatState, executionId: string, waitingFor: string | null | undefined) {
+  if (s.turn?.executionId !== executionId) return;
+  if (!waitingFor) s.waiting = null;
+  else if (s.waiting?.for !== waitingFor) s.waiting = { for: waitingFor, since: Date.now() };
 }
 
 /** When the events could not be followed, the stored execution tells how the turn ended. */
@@ -237,13 +296,25 @@ function finishTurn(
   error: { code: string; message: string } | null,
 ) {
   if (response) msg.content = response;
+  msg.retry = null;
+  s.waiting = null;
   if (status === 'success') {
     msg.status = 'done';
   } else {
     msg.status = status === 'cancelled' ? 'cancelled' : 'failed';
-    msg.error = error ?? { code: status, message: `The turn ended with status ${status}` };
-    s.problem = classifyError(msg.error);
+    const raw = error ?? { code: status, message: `The turn ended with status ${status}` };
+    msg.error = { code: raw.code, message: cleanErrorMessage(raw.message) };
+    // The CLI often repeats its error as the reply text: say it once, in the error line.
+    if (isEcho(msg.content, raw.message)) msg.content = '';
+    const problem = classifyError(msg.error);
+    // The message already carries a plain failure; a banner would say it a second time.
+    s.problem = problem.kind === 'error' && problem.code !== 'session_busy' ? null : problem;
     if (s.turn && !msg.content) s.draft = s.turn.draft;
   }
   s.turn = null;
 }
+
+const isEcho = (content: string, message: string) => {
+  const c = content.trim();
+  return c !== '' && (c === message.trim() || message.includes(c) || /^API Error\b/.test(c));
+};

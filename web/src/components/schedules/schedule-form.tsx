@@ -120,8 +120,9 @@ export function ScheduleForm(props: Props) {
         </Field>
         <Field
           name="cron"
-          label="Cron (minute hour day-of-month month day-of-week)"
-          hint="Five fields, e.g. 0 9 * * 1-5. Names (MON, JAN), lists, ranges and */n steps work."
+          // A one-line label keeps this input level with its neighbours; the fields go in the hint.
+          label="Cron"
+          hint="minute hour day-of-month month day-of-week, e.g. 0 9 * * 1-5. Names (MON, JAN), lists, ranges and */n steps work."
         >
           <input
             {...bind('cron', id('cron-hint'), id('preview'))}

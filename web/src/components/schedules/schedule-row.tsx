@@ -1,9 +1,9 @@
 import type { Schedule, TaskAccepted } from '@reprise/functions/schemas';
 import { A } from '@solidjs/router';
 import { createSignal, Show } from 'solid-js';
-import { formatTime } from '~/lib/format';
 import { useServices } from '~/services';
 import { describeCron } from './cron-describe';
+import { formatInZone } from './next-runs';
 
 type Props = {
   agent: string;
@@ -52,13 +52,13 @@ export function ScheduleRow(props: Props) {
 
   return (
     <tr data-testid="schedule-row" data-schedule-id={s().id}>
-      <td>{s().name}</td>
-      <td>
+      <td data-label="Name">{s().name}</td>
+      <td data-label="When">
         <code>{s().cron}</code>
         <div class="muted schedule-description">{describeCron(s().cron, s().timezone) ?? s().cron}</div>
       </td>
-      <td>{s().timezone}</td>
-      <td>
+      <td data-label="Time zone">{s().timezone}</td>
+      <td data-label="Enabled">
         <label class="switch">
           <input
             type="checkbox"
@@ -78,12 +78,12 @@ export function ScheduleRow(props: Props) {
           <span aria-hidden="true">{s().enabled ? 'On' : 'Off'}</span>
         </label>
       </td>
-      <td data-testid="schedule-next-run">
+      <td data-testid="schedule-next-run" data-label="Next run">
         <Show when={s().next_run_at} fallback={<span class="muted">{s().enabled ? 'Never' : 'Paused'}</span>}>
-          {(at) => <time datetime={at()}>{formatTime(at())}</time>}
+          {(at) => <time datetime={at()}>{formatInZone(new Date(at()), s().timezone)}</time>}
         </Show>
       </td>
-      <td>
+      <td data-label="Actions" class="cell-actions">
         <Show
           when={confirming()}
           fallback={
