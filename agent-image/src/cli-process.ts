@@ -36,7 +36,9 @@ const killGroup = (pid: number | undefined, signal: NodeJS.Signals) => {
 };
 
 /** Confined when bubblewrap works here (see sandbox.ts); as it is when turned off or unavailable. */
-const command = (run: CliInvocation): { bin: string; args: string[]; confined: boolean } => {
+const command = (
+  run: Pick<CliInvocation, 'bin' | 'args' | 'cwd' | 'env'>,
+): { bin: string; args: string[]; confined: boolean } => {
   const spec =
     sandboxWanted() && sandboxAvailable()
       ? sandboxed({
@@ -178,9 +180,12 @@ export interface CliSession {
  * stdin stays open for later messages. Closing our end (or this server dying) ends the CLI.
  */
 export const startCliSession = (run: CliSessionInvocation): CliSession => {
-  const child = execa(run.bin, run.args, {
+  // Confined and marked like a cold run, so a warm process's tools die with it too.
+  const { bin, args, confined } = command(run);
+  const mark = randomUUID();
+  const child = execa(bin, args, {
     cwd: run.cwd,
-    env: run.env,
+    env: { ...run.env, [RUN_MARK]: mark },
     extendEnv: false,
     stdin: 'pipe',
     detached: true,
@@ -209,6 +214,7 @@ export const startCliSession = (run: CliSessionInvocation): CliSession => {
     await linesDone.catch(() => {});
     clearTimeout(hardKill);
     killGroup(child.pid, 'SIGKILL');
+    killMarked(mark);
     const spawnError =
       result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
     return {
@@ -231,8 +237,12 @@ export const startCliSession = (run: CliSessionInvocation): CliSession => {
     },
     stop: () => {
       if (alive && hardKill === undefined) {
-        killGroup(child.pid, 'SIGTERM');
-        hardKill = setTimeout(() => killGroup(child.pid, 'SIGKILL'), run.killGraceMs);
+        if (confined && child.pid !== undefined) terminateInside(child.pid);
+        else killGroup(child.pid, 'SIGTERM');
+        hardKill = setTimeout(() => {
+          killGroup(child.pid, 'SIGKILL');
+          killMarked(mark);
+        }, run.killGraceMs);
       }
       return exited;
     },

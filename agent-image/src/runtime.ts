@@ -11,6 +11,8 @@ export interface RunSpec {
   allowedTools?: string[];
   systemPrompt?: string;
   maxTurns?: number;
+  /** False when no later turn will resume this one in place: a warm runtime runs it cold. */
+  keepWarm?: boolean;
 }
 
 export interface RunOutcome {

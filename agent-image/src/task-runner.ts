@@ -68,6 +68,7 @@ export const runTask = async (
       allowedTools: request.allowed_tools,
       systemPrompt: request.system_prompt,
       maxTurns: request.max_turns,
+      keepWarm: request.keep_warm ?? true,
     };
     const ran = signal.aborted
       ? failed('cancelled', 'Stopped before start')

@@ -43,6 +43,7 @@ export const withWarmPool = (runtime: Runtime, pool: WarmPool): Runtime => {
         // disk, so the same turn runs cold instead.
         void idle.close();
       }
+      if (spec.keepWarm === false) return runtime.run(spec, io);
       const fresh = startWarm(spec);
       const turn = await fresh.turn(spec.prompt, io);
       return settle(fresh, flags, turn.outcome, io);

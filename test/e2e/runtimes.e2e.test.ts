@@ -72,7 +72,7 @@ describe('Continue as Chat for codex and gemini agents in the browser', () => {
       expect(second).toContain('You asked: run: ls /nonexistent');
       expect(second).toContain('You asked: what went wrong');
       await expect
-        .poll(() => page.getByTestId('session-select').locator('option:checked').textContent())
+        .poll(() => page.locator('[data-testid="chat-list-item"][aria-current="true"]').textContent())
         .toContain('2 turns');
       await rig.shot(page, `${agent}-03-recap`);
     },

@@ -90,7 +90,8 @@ describe('npm start stopped mid-turn', () => {
     } finally {
       expect(await sigtermGroup(second)).toBe(0);
     }
-  });
+    // Two whole `npm start`s (each seeding three agents) and a shutdown: more than the default.
+  }, 180_000);
 });
 
 describe('start-up after a process that died mid-turn', () => {

@@ -116,6 +116,8 @@ export const AgentTaskRequest = z.object({
   system_prompt: z.optional(z.string().check(z.maxLength(50_000))),
   timeout_seconds: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(3600))),
   max_turns: z.optional(z.number().check(z.int(), z.minimum(1), z.maximum(200))),
+  /** False: no later turn will resume this one in place, so keep no warm process (default true). */
+  keep_warm: z.optional(z.boolean()),
 });
 export type AgentTaskRequest = z.infer<typeof AgentTaskRequest>;
 

@@ -211,6 +211,8 @@ function taskBody(e: ExecutionRecord, agentMessage: string | undefined): AgentTa
     resume: resuming,
     fork_session: e.forked,
     timeout_seconds: e.timeout_seconds,
+    // Only a chat's next turn can reuse a warm process; a standalone run would hold one for nothing.
+    keep_warm: e.chat_session_id !== null,
     ...(e.model ? { model: e.model } : {}),
     ...(e.options.allowed_tools ? { allowed_tools: e.options.allowed_tools } : {}),
     ...(e.options.system_prompt ? { system_prompt: e.options.system_prompt } : {}),
