@@ -30,7 +30,7 @@ const npmStart = async (dataDir: string, port: number): Promise<Started> => {
   await new Promise<void>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
-      if (stderr.includes('Reprise is running at')) resolve();
+      if (stderr.includes('Reprise is ready at')) resolve();
     });
     void exited.then((code) => reject(new Error(`npm start exited with ${code}: ${stderr}`)));
   });
@@ -90,8 +90,7 @@ describe('npm start stopped mid-turn', () => {
     } finally {
       expect(await sigtermGroup(second)).toBe(0);
     }
-    // Two whole `npm start`s (each seeding three agents) and a shutdown: more than the default.
-  }, 180_000);
+  });
 });
 
 describe('start-up after a process that died mid-turn', () => {

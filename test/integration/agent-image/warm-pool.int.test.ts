@@ -51,18 +51,23 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/** The CLI processes of one agent server: every process whose cwd is its fixed workdir. */
-const cliProcessesIn = (workdir: string): number[] =>
-  readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readlinkSync(`/proc/${pid}/cwd`) === workdir;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
+/**
+ * The CLI sessions of one agent server: the process groups of every process whose cwd is its fixed
+ * workdir. A session is one group (spawned detached), whether or not bubblewrap wraps the CLI.
+ */
+const cliSessionsIn = (workdir: string): number[] => {
+  const groups = new Set<number>();
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) !== workdir) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      groups.add(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return [...groups];
+};
 
 /** Polls an HTTP-observable condition that a timer in the agent server will make true. */
 const eventually = async (condition: () => Promise<boolean>, ms = 15_000): Promise<void> => {
@@ -251,14 +256,14 @@ describe('warm pool limits and faults', () => {
     for (const [i, c] of chats.entries()) await c.say(`chat ${i} first`);
     const listed = (await warmList(own)).map((item) => item.session_id);
     expect(listed).toEqual([chats[1]!.sessionId, chats[2]!.sessionId]);
-    await waitFor(() => cliProcessesIn(own.workdir).length === 2);
+    await waitFor(() => cliSessionsIn(own.workdir).length === 2);
     const back = await chats[0]!.say('recap');
     expect(back.result.response).toContain('You asked: chat 0 first');
     expect((await warmList(own)).map((item) => item.session_id)).toEqual([
       chats[2]!.sessionId,
       chats[0]!.sessionId,
     ]);
-    await waitFor(() => cliProcessesIn(own.workdir).length === 2);
+    await waitFor(() => cliSessionsIn(own.workdir).length === 2);
   });
 
   it('stops a process that stays idle past WARM_IDLE_SECONDS', async () => {
@@ -266,7 +271,7 @@ describe('warm pool limits and faults', () => {
     const c = chat(own);
     await c.say('soon idle');
     await eventually(async () => (await warmList(own)).length === 0);
-    await waitFor(() => cliProcessesIn(own.workdir).length === 0);
+    await waitFor(() => cliSessionsIn(own.workdir).length === 0);
     const next = await c.say('recap');
     expect(next.result.response).toContain('You asked: soon idle');
   });
@@ -274,9 +279,9 @@ describe('warm pool limits and faults', () => {
   it('stops every warm process on SIGTERM', async () => {
     const own = await startServer();
     await Promise.all([chat(own).say('one'), chat(own).say('two')]);
-    expect(cliProcessesIn(own.workdir)).toHaveLength(2);
+    expect(cliSessionsIn(own.workdir)).toHaveLength(2);
     await own.stop();
-    expect(cliProcessesIn(own.workdir)).toEqual([]);
+    expect(cliSessionsIn(own.workdir)).toEqual([]);
   });
 
   it('loses no completed turn when the agent server is killed between turns', async () => {
