@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Clock } from '@reprise/functions/core/ports';
 import { silentLogger } from '@reprise/functions/lib/log';
 import { type LocalStack, startLocalStack as start } from '../../infra/local/src/stack';
 
@@ -17,6 +18,7 @@ export interface TestStackOptions {
   readonly agentCommand?: readonly string[];
   /** With dynamoEndpoint: this table instead of a fresh one (a restart onto the same data). */
   readonly tableName?: string;
+  readonly clock?: Clock;
 }
 
 /** The whole local stack in this process, on a free port, with its data in a temp folder. */
@@ -31,6 +33,7 @@ export async function startLocalStack(options: TestStackOptions = {}): Promise<T
     seedFailedRun: options.seedFailedRun ?? false,
     ...(options.lifecycleIntervalMs ? { lifecycleIntervalMs: options.lifecycleIntervalMs } : {}),
     ...(options.agentCommand ? { agentCommand: options.agentCommand } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     ...(options.dynamoEndpoint
       ? {
           dynamoEndpoint: options.dynamoEndpoint,

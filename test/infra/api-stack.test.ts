@@ -253,8 +253,10 @@ describe('api stack', () => {
     expect(actions.some((a) => a.startsWith('ecs:'))).toBe(false);
   });
 
-  it('places the runner, api and fleet in the VPC and keeps the others out', () => {
+  it('places the functions that reach agent servers in the VPC and keeps the others out', () => {
     expect(fn('runner')[1]).toHaveProperty('VpcConfig');
+    // It stops the turn a timed-out runner left going on its agent.
+    expect(fn('dead-letter')[1]).toHaveProperty('VpcConfig');
     expect(fn('api')[1]).toHaveProperty('VpcConfig');
     expect(fn('fleet')[1]).toHaveProperty('VpcConfig');
     expect(fn('sweeper')[1]).not.toHaveProperty('VpcConfig');

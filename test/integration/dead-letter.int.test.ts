@@ -2,7 +2,7 @@ import { endDeadLetteredRun } from '@reprise/functions/runner/dead-letter';
 import { runExecution } from '@reprise/functions/runner/run-execution';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
-import { processesMentioning } from './agent-image/task-client';
+import { processesMentioning, waitFor } from './agent-image/task-client';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
@@ -31,7 +31,7 @@ const failedInvoke = (executionId: string) =>
   });
 
 describe('the runner dead-letter consumer', () => {
-  it('ends the run failed with Lambda’s reason and frees its session lease', async () => {
+  it('ends the run failed with Lambda’s reason, stops its turn on the agent and frees its session lease', async () => {
     const first = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'hello' });
     const session = first.body.claude_session_id;
     const turn = await bob.call('POST', '/api/agents/demo/task', {
@@ -44,13 +44,17 @@ describe('the runner dead-letter consumer', () => {
     const ended = await bob.call('GET', `/api/executions/${turn.body.execution_id}`);
     expect(ended.body).toMatchObject({ status: 'failed', error: { code: 'lost' } });
     expect(ended.body.error.message).toContain('RetriesExhausted after 3 attempts');
-    // Lease freed: the next turn on the session is accepted, not 409 session_busy.
+    // The CLI the dead runner left going is stopped: no two CLIs ever write one session.
+    await waitFor(() => processesMentioning(session).length === 0, 15_000);
+    // Lease freed: the next turn on the session is accepted, not 409 session_busy, and runs.
     const next = await bob.call('POST', '/api/agents/demo/task', {
       message: 'recap',
       resume_session_id: session,
     });
     expect(next.status).toBe(202);
     await stack.platform.drain();
+    expect((await bob.call('GET', `/api/executions/${next.body.execution_id}`)).body.status).toBe('success');
+    expect((await bob.call('GET', `/api/executions/${turn.body.execution_id}`)).body.error.code).toBe('lost');
   });
 
   it('leaves a finished run alone and drops what is not a failed invoke', async () => {

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { lifecycleSweep } from '@reprise/functions/core/agent-lifecycle';
 import { waitForTerminal } from '@reprise/functions/core/wait';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
@@ -10,9 +11,16 @@ let bob: Client;
 let dana: Client;
 let carol: Client;
 
+/** How far the platform's clock runs ahead of the real one: the idle test moves it past a timeout. */
+let ahead = 0;
+
 beforeAll(async () => {
   // A fast lifecycle pass, so an idle stop follows its timeout closely (the test awaits the exit).
-  stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint'), lifecycleIntervalMs: 1000 });
+  stack = await startLocalStack({
+    dynamoEndpoint: inject('dynamoEndpoint'),
+    lifecycleIntervalMs: 1000,
+    clock: { now: () => Date.now() + ahead },
+  });
   bob = await clientFor(stack.url, 'bob@acme.test');
   dana = await clientFor(stack.url, 'dana@acme.test');
   carol = await clientFor(stack.url, 'carol@globex.test');
@@ -195,7 +203,11 @@ describe('sleep when idle', () => {
       start_chat: true,
     });
     expect(first.body.status).toBe('success');
+    // Before the timeout a lifecycle pass leaves it running; once the clock is past it, one stops it.
+    await lifecycleSweep(stack.platform.core);
+    expect((await bob.call('GET', '/api/agents/napper')).body.status).toBe('running');
     const exited = stack.platform.fleet.exited(ref('napper'));
+    ahead += 61_000;
     await exited;
     const slept = await bob.call('GET', '/api/agents/napper');
     expect(slept.body.status).toBe('stopped');
@@ -212,7 +224,7 @@ describe('sleep when idle', () => {
     expect(next.body.status).toBe('success');
     expect(next.body.response).toContain('remember the word papaya');
     expect(stack.platform.fleet.startCount(ref('napper'))).toBe(2);
-  }, 150_000);
+  });
 });
 
 describe('a start that fails', () => {

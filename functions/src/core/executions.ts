@@ -95,6 +95,21 @@ export async function executionView(
 const mayCancel = (who: Identity, e: ExecutionRecord, agent: AgentRecord) =>
   e.owner_user_id === who.user_id || canAdministerAgent(who, agent);
 
+/**
+ * Stops the agent's turn of a run that was ended by someone else (cancel, a dead runner), so its
+ * CLI stops writing the session whose lease was just freed. Best effort: the agent may be gone.
+ */
+export async function stopTurnOnAgent(
+  deps: Pick<CoreDeps, 'stores' | 'fleet' | 'agentClient'>,
+  e: ExecutionRecord,
+  known?: AgentRecord,
+): Promise<void> {
+  const agent = known ?? (await deps.stores.agents.getAgent(e.tenant, e.agent));
+  if (!agent) return;
+  const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent);
+  if (endpoint) await deps.agentClient.cancel(endpoint, e.id);
+}
+
 /** Cancel wins any race with the runner: the conditional write makes `cancelled` final. */
 export async function cancelExecution(deps: CoreDeps, who: Identity, id: string): Promise<ExecutionRecord> {
   const { execution: e, agent } = await requireVisibleExecution(deps.stores, who, id);
@@ -116,8 +131,7 @@ export async function cancelExecution(deps: CoreDeps, who: Identity, id: string)
     claude_session_id: e.claude_session_id,
   });
   if (!cancelled) throw new ConflictError(`Execution is already ${e.status}`);
-  const endpoint = await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent);
-  if (endpoint) await deps.agentClient.cancel(endpoint, e.id);
+  await stopTurnOnAgent(deps, e, agent);
   deps.signal.notify(e.id);
   deps.signal.notify(finishedKey(e.id));
   return { ...e, status: 'cancelled' };

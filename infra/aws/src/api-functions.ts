@@ -150,7 +150,8 @@ export class ApiFunctions extends Construct {
     });
 
     // Consumes the runner's on-failure destination: a run whose invoke failed every attempt ends
-    // `failed` with the reason at once instead of waiting for the sweeper.
+    // `failed` with the reason at once instead of waiting for the sweeper, and the turn a timed-out
+    // runner left going is stopped on its agent server (private IP, hence the VPC).
     this.deadLetter = new RepriseFunction(this, 'DeadLetter', {
       stage,
       name: 'dead-letter',
@@ -159,6 +160,8 @@ export class ApiFunctions extends Construct {
       timeout: Duration.minutes(1),
       reservedConcurrentExecutions: CONCURRENCY.deadLetter,
       environment: base,
+      vpc,
+      securityGroups: [agents.network.apiSecurityGroup],
     });
   }
 

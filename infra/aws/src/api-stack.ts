@@ -75,9 +75,9 @@ export class ApiStack extends Stack {
 
     fns.runner.role.addToPolicy(tableItemAccess(table, 'read-write'));
     fns.runner.role.addToPolicy(invokeFleet);
-    // Retries are safe: the runner only starts a run that is still `queued` (a conditional
-    // queued→running write), so a retry can never play a turn twice. What fails every attempt
-    // lands in the dead-letter queue, whose consumer ends the run with the reason.
+    // Retries are safe: a conditional `runner_at` write hands a run to one runner only, so a retry
+    // can never play a turn twice. What fails every attempt lands in the dead-letter queue, whose
+    // consumer ends the run with the reason and stops its turn on the agent.
     const failed = new RunnerDeadLetters(this, 'RunnerDeadLetters', { stage, consumer: fns.deadLetter.fn });
     fns.runner.fn.configureAsyncInvoke({
       retryAttempts: 2,
@@ -85,6 +85,7 @@ export class ApiStack extends Stack {
       onFailure: new SqsDestination(failed.queue),
     });
     fns.deadLetter.role.addToPolicy(tableItemAccess(table, 'read-write'));
+    fns.deadLetter.role.addToPolicy(invokeFleet);
 
     const schedules = new ScheduleTargets(this, 'Schedules', { stage, scheduled: fns.scheduled.fn });
     for (const statement of schedules.managementStatements(this)) fns.api.role.addToPolicy(statement);

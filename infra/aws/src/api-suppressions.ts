@@ -41,6 +41,7 @@ export function suppressApiFindings(stack: ApiStack, stage: string): void {
   acknowledgeWildcards(fns.sweeper.role, [payloads]);
   acknowledgeWildcards(fns.runner.role, [vpcOnly, payloads]);
   acknowledgeWildcards(fns.taskEvents.role, [vpcOnly, payloads]);
+  acknowledgeWildcards(fns.deadLetter.role, [vpcOnly]);
   acknowledgeWildcards(fns.api.role, [
     vpcOnly,
     payloads,

@@ -7,6 +7,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from '@reprise/functions/api/app';
 import { createAuthenticator } from '@reprise/functions/api/auth';
 import { lifecycleSweep } from '@reprise/functions/core/agent-lifecycle';
+import type { Clock } from '@reprise/functions/core/ports';
 import { createDb, type Db } from '@reprise/functions/data/client';
 import { createLogger, type Logger } from '@reprise/functions/lib/log';
 import { interruptUnfinishedRuns } from '@reprise/functions/runner/end-run';
@@ -41,6 +42,8 @@ export interface LocalStackOptions {
   readonly lifecycleIntervalMs?: number;
   /** Replaces the agent server command (tests of a failing start). */
   readonly agentCommand?: readonly string[];
+  /** The platform's clock (tests move it on instead of waiting for an idle timeout to pass). */
+  readonly clock?: Clock;
 }
 
 export interface LocalStack {
@@ -122,6 +125,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       modelUrl: model.url,
       logger,
       ...(options.agentCommand ? { agentCommand: options.agentCommand } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
     });
     cleanups.push(() => platform.close());
     // This process owns every run in its table: what the last one left unfinished ends now, not
