@@ -1,21 +1,11 @@
 import { join } from 'node:path';
 import { buildClaudeArgs } from './claude-args';
 import { startWarmClaude } from './claude-warm';
-import { runCli } from './cli-process';
-import type { Runtime } from './runtime';
+import { type CliOptions, type Runtime, runParsedTurn } from './runtime';
 import { createStreamParser } from './stream-parser';
 
-export interface ClaudeOptions {
-  bin: string;
-  /** HOME for the CLI; holds `.claude/` (EFS in AWS). */
-  home: string;
-  /** Fixed cwd: Claude keys its sessions by cwd, so it must never change for an agent. */
-  workdir: string;
-  baseUrl?: string;
-  apiKey?: string;
-  killGraceMs: number;
-  maxRetries?: number;
-  path?: string;
+/** HOME holds `.claude/`; Claude keys its sessions by the cwd. */
+export interface ClaudeOptions extends CliOptions {
   isRoot?: boolean;
 }
 
@@ -40,22 +30,13 @@ export const createClaudeRuntime = (options: ClaudeOptions): Runtime => {
   return {
     name: 'claude',
     transcriptPath: (sessionId) => join(projects, `${sessionId}.jsonl`),
-    run: async (spec, io) => {
-      const parser = createStreamParser();
-      const exit = await runCli({
-        bin: options.bin,
-        args: buildClaudeArgs(spec),
-        cwd: options.workdir,
-        env: claudeEnv(options),
-        input: spec.prompt,
-        signal: io.signal,
-        killGraceMs: options.killGraceMs,
-        onLine: (line) => {
-          for (const event of parser.push(line)) io.emit(event);
-        },
-      });
-      return parser.finish(exit);
-    },
+    run: (spec, io) =>
+      runParsedTurn(
+        options,
+        { args: buildClaudeArgs(spec), env: claudeEnv(options), parser: createStreamParser() },
+        spec,
+        io,
+      ),
     startWarm: (spec) =>
       startWarmClaude(
         {

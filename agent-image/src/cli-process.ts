@@ -108,15 +108,20 @@ const terminateInside = (bwrapPid: number) => {
   }
 };
 
-/** The only execa call in the repository: argument array, no shell, own process group. */
-export const runCli = async (run: CliInvocation): Promise<CliExit> => {
+type Spawned = Omit<CliInvocation, 'input' | 'signal'> & { stdin: { input: string } | 'pipe' };
+
+/**
+ * The only execa call in the repository: argument array, no shell, own process group, confined
+ * (bubblewrap) when it can be and marked, so every process of the run can be found and ended.
+ */
+const spawnCli = (run: Spawned) => {
   const { bin, args, confined } = command(run);
   const mark = randomUUID();
   const child = execa(bin, args, {
     cwd: run.cwd,
     env: { ...run.env, [RUN_MARK]: mark },
     extendEnv: false,
-    input: run.input,
+    ...(run.stdin === 'pipe' ? { stdin: 'pipe' as const } : { input: run.stdin.input }),
     detached: true,
     cleanup: false,
     buffer: false,
@@ -125,40 +130,57 @@ export const runCli = async (run: CliInvocation): Promise<CliExit> => {
     stderr: 'pipe',
   });
   let hardKill: NodeJS.Timeout | undefined;
-  const onAbort = () => {
-    if (confined && child.pid !== undefined) terminateInside(child.pid);
-    else killGroup(child.pid, 'SIGTERM');
-    hardKill = setTimeout(() => {
-      killGroup(child.pid, 'SIGKILL');
-      killMarked(mark);
-    }, run.killGraceMs);
-  };
-  if (run.signal.aborted) onAbort();
-  else run.signal.addEventListener('abort', onAbort, { once: true });
-
   let stderrTail = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
   });
-  const lines = child.stdout
-    ? createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })
-    : [];
-  for await (const line of lines) run.onLine(line);
-
-  const result = await child;
-  run.signal.removeEventListener('abort', onAbort);
-  clearTimeout(hardKill);
-  // Background processes the CLI left behind, in its group or out of it, must not outlive the turn.
-  killGroup(child.pid, 'SIGKILL');
-  killMarked(mark);
-  const spawnError =
-    result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
+  const lines = (async () => {
+    if (!child.stdout) return;
+    const reader = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
+    for await (const line of reader) run.onLine(line);
+  })();
   return {
-    exitCode: result.exitCode ?? null,
-    signal: result.signal ?? null,
-    stderrTail,
-    spawnError: spawnError ? spawnError.slice(0, 500) : null,
+    child,
+    /** SIGTERM (inside the sandbox, so tools get it first), SIGKILL after the grace period. */
+    terminate: () => {
+      if (hardKill !== undefined) return;
+      if (confined && child.pid !== undefined) terminateInside(child.pid);
+      else killGroup(child.pid, 'SIGTERM');
+      hardKill = setTimeout(() => {
+        killGroup(child.pid, 'SIGKILL');
+        killMarked(mark);
+      }, run.killGraceMs);
+    },
+    /** Settles once the CLI exited and every stdout line went to `onLine`. */
+    exited: (async (): Promise<CliExit> => {
+      const result = await child;
+      await lines.catch(() => {});
+      clearTimeout(hardKill);
+      // Background processes the CLI left behind, in its group or out of it, must not outlive it.
+      killGroup(child.pid, 'SIGKILL');
+      killMarked(mark);
+      const spawnError =
+        result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
+      return {
+        exitCode: result.exitCode ?? null,
+        signal: result.signal ?? null,
+        stderrTail,
+        spawnError: spawnError ? spawnError.slice(0, 500) : null,
+      };
+    })(),
   };
+};
+
+/** One cold turn: the prompt on stdin, stdout lines to `onLine`, ended by `signal` or its own exit. */
+export const runCli = async (run: CliInvocation): Promise<CliExit> => {
+  const cli = spawnCli({ ...run, stdin: { input: run.input } });
+  if (run.signal.aborted) cli.terminate();
+  else run.signal.addEventListener('abort', cli.terminate, { once: true });
+  try {
+    return await cli.exited;
+  } finally {
+    run.signal.removeEventListener('abort', cli.terminate);
+  }
 };
 
 export type CliSessionInvocation = Omit<CliInvocation, 'input' | 'signal'>;
@@ -176,54 +198,21 @@ export interface CliSession {
 }
 
 /**
- * Same spawn rules as `runCli` (argument array, no shell, own process group, complete env), but
- * stdin stays open for later messages. Closing our end (or this server dying) ends the CLI.
+ * Same spawn rules as `runCli` (confined and marked, so a warm process's tools die with it too),
+ * but stdin stays open for later messages. Closing our end (or this server dying) ends the CLI.
  */
 export const startCliSession = (run: CliSessionInvocation): CliSession => {
-  // Confined and marked like a cold run, so a warm process's tools die with it too.
-  const { bin, args, confined } = command(run);
-  const mark = randomUUID();
-  const child = execa(bin, args, {
-    cwd: run.cwd,
-    env: { ...run.env, [RUN_MARK]: mark },
-    extendEnv: false,
-    stdin: 'pipe',
-    detached: true,
-    cleanup: false,
-    buffer: false,
-    reject: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
+  const cli = spawnCli({ ...run, stdin: 'pipe' });
+  const { child } = cli;
   let alive = true;
-  let hardKill: NodeJS.Timeout | undefined;
-  let stderrTail = '';
   // A write racing the process's death must not crash the server (EPIPE).
   child.stdin?.on('error', () => {});
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
-  });
-  const linesDone = (async () => {
-    if (!child.stdout) return;
-    const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
-    for await (const line of lines) run.onLine(line);
-  })();
-  const exited = (async (): Promise<CliExit> => {
-    const result = await child;
+  const exited = cli.exited.finally(() => {
     alive = false;
-    await linesDone.catch(() => {});
-    clearTimeout(hardKill);
-    killGroup(child.pid, 'SIGKILL');
-    killMarked(mark);
-    const spawnError =
-      result.failed && result.exitCode === undefined && !result.signal ? result.shortMessage : null;
-    return {
-      exitCode: result.exitCode ?? null,
-      signal: result.signal ?? null,
-      stderrTail,
-      spawnError: spawnError ? spawnError.slice(0, 500) : null,
-    };
-  })();
+  });
+  void child.finally(() => {
+    alive = false;
+  });
   return {
     pid: child.pid,
     get alive() {
@@ -236,14 +225,7 @@ export const startCliSession = (run: CliSessionInvocation): CliSession => {
       return true;
     },
     stop: () => {
-      if (alive && hardKill === undefined) {
-        if (confined && child.pid !== undefined) terminateInside(child.pid);
-        else killGroup(child.pid, 'SIGTERM');
-        hardKill = setTimeout(() => {
-          killGroup(child.pid, 'SIGKILL');
-          killMarked(mark);
-        }, run.killGraceMs);
-      }
+      if (alive) cli.terminate();
       return exited;
     },
     exited,

@@ -1,22 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli } from './cli-process';
 import { createCodexParser } from './codex-stream';
-import type { RunSpec, Runtime } from './runtime';
+import { type CliOptions, type RunSpec, type Runtime, runParsedTurn } from './runtime';
 import { findFile } from './session-files';
 
-export interface CodexOptions {
-  bin: string;
-  /** HOME for the CLI; `CODEX_HOME` is `<home>/.codex` (EFS in AWS). */
-  home: string;
-  workdir: string;
-  /** An OpenAI Responses API endpoint (the scripted model); without it codex talks to OpenAI. */
-  baseUrl?: string;
-  apiKey?: string;
-  killGraceMs: number;
-  maxRetries?: number;
-  path?: string;
-}
+/** `CODEX_HOME` is `<home>/.codex`; `baseUrl` is an OpenAI Responses API endpoint. */
+export type CodexOptions = CliOptions;
 
 const PROVIDER = 'reprise';
 
@@ -113,21 +102,12 @@ export const createCodexRuntime = (options: CodexOptions): Runtime => {
   return {
     name: 'codex',
     transcriptPath: rolloutLocator(options.home),
-    run: async (spec, io) => {
-      const parser = createCodexParser();
-      const exit = await runCli({
-        bin: options.bin,
-        args: buildCodexArgs(spec, options),
-        cwd: options.workdir,
-        env: codexEnv(options),
-        input: spec.prompt,
-        signal: io.signal,
-        killGraceMs: options.killGraceMs,
-        onLine: (line) => {
-          for (const event of parser.push(line)) io.emit(event);
-        },
-      });
-      return parser.finish(exit);
-    },
+    run: (spec, io) =>
+      runParsedTurn(
+        options,
+        { args: buildCodexArgs(spec, options), env: codexEnv(options), parser: createCodexParser() },
+        spec,
+        io,
+      ),
   };
 };

@@ -1,22 +1,8 @@
 import type { AgentEvent, RunError } from '@reprise/functions/agent-events';
 import type { CliExit } from './cli-process';
+import { type Line, num, parseLine as parse } from './json-line';
 import type { RunOutcome } from './runtime';
 import { createToolCalls } from './tool-calls';
-
-// biome-ignore lint/suspicious/noExplicitAny: gemini stream-json lines are untyped JSON, narrowed field by field.
-type Line = Record<string, any>;
-
-const parse = (line: string): Line | null => {
-  try {
-    const value: unknown = JSON.parse(line);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Line) : null;
-  } catch {
-    return null;
-  }
-};
-
-const num = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : null;
 
 /** gemini-cli's exit code for "turn limit exceeded" (its headless docs). */
 const TURN_LIMIT_EXIT = 53;

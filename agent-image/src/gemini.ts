@@ -2,23 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { atomicCopy } from './archive/dir';
-import { runCli } from './cli-process';
 import { createGeminiParser } from './gemini-stream';
-import type { RunSpec, Runtime } from './runtime';
+import { type CliOptions, type RunSpec, type Runtime, runParsedTurn } from './runtime';
 import { findFile } from './session-files';
 
-export interface GeminiOptions {
-  bin: string;
-  /** HOME for the CLI; holds `.gemini/` (EFS in AWS). */
-  home: string;
-  /** Fixed cwd: gemini-cli keys its sessions by project (the cwd), so it never changes for an agent. */
-  workdir: string;
-  /** A Gemini API endpoint (the scripted model); without it gemini-cli talks to Google. */
-  baseUrl?: string;
-  apiKey?: string;
-  killGraceMs: number;
-  path?: string;
-}
+/** HOME holds `.gemini/`; gemini-cli keys sessions by project (the cwd); `baseUrl` is a Gemini API endpoint. */
+export type GeminiOptions = Omit<CliOptions, 'maxRetries'>;
 
 /** The model the scripted endpoint answers as; a real key with no model uses the CLI's default. */
 const SCRIPTED_MODEL = 'gemini-2.5-flash';
@@ -153,20 +142,16 @@ export const createGeminiRuntime = (options: GeminiOptions): Runtime => {
     run: async (spec, io) => {
       const sessionId = spec.forkSession ? await forkSession(locate, spec.sessionId) : spec.sessionId;
       if (sessionId !== spec.sessionId) io.emit({ type: 'status', status: 'running', session_id: sessionId });
-      const parser = createGeminiParser();
-      const exit = await runCli({
-        bin: options.bin,
-        args: buildGeminiArgs(spec, sessionId, options),
-        cwd: options.workdir,
-        env: geminiEnv(options),
-        input: spec.prompt,
-        signal: io.signal,
-        killGraceMs: options.killGraceMs,
-        onLine: (line) => {
-          for (const event of parser.push(line)) io.emit(event);
+      return runParsedTurn(
+        options,
+        {
+          args: buildGeminiArgs(spec, sessionId, options),
+          env: geminiEnv(options),
+          parser: createGeminiParser(),
         },
-      });
-      return parser.finish(exit);
+        spec,
+        io,
+      );
     },
   };
 };

@@ -1,4 +1,5 @@
 import type { AgentEvent, RunError, TerminalStatus, ToolCall } from '@reprise/functions/agent-events';
+import { type CliExit, runCli } from './cli-process';
 
 /** One turn as a runtime sees it; the prompt travels on stdin, never argv. */
 export interface RunSpec {
@@ -34,7 +35,50 @@ export interface RunIo {
   emit(event: AgentEvent): void;
 }
 
-/** A coding-agent CLI (claude today; codex and gemini later) behind one shape. */
+/** What every CLI runtime is configured with; each adds what only it needs. */
+export interface CliOptions {
+  bin: string;
+  /** HOME for the CLI: its session files live below it (EFS in AWS). */
+  home: string;
+  /** Fixed cwd: the CLIs key their sessions by it, so it never changes for an agent. */
+  workdir: string;
+  /** The model endpoint (the scripted model); without it the CLI talks to its vendor. */
+  baseUrl?: string;
+  apiKey?: string;
+  killGraceMs: number;
+  maxRetries?: number;
+  path?: string;
+}
+
+/** A runtime's reading of its CLI's stdout: events as lines arrive, one outcome at the exit. */
+export interface LineParser {
+  push(line: string): AgentEvent[];
+  finish(exit: CliExit): RunOutcome;
+}
+
+/** One cold turn: the prompt on stdin, every stdout line through `parser`, its events to `io`. */
+export const runParsedTurn = async (
+  options: CliOptions,
+  turn: { args: string[]; env: Record<string, string>; parser: LineParser },
+  spec: RunSpec,
+  io: RunIo,
+): Promise<RunOutcome> => {
+  const exit = await runCli({
+    bin: options.bin,
+    args: turn.args,
+    cwd: options.workdir,
+    env: turn.env,
+    input: spec.prompt,
+    signal: io.signal,
+    killGraceMs: options.killGraceMs,
+    onLine: (line) => {
+      for (const event of turn.parser.push(line)) io.emit(event);
+    },
+  });
+  return turn.parser.finish(exit);
+};
+
+/** A coding-agent CLI (claude, codex, gemini) behind one shape. */
 export interface Runtime {
   readonly name: string;
   /** Where the runtime keeps a session's transcript, so it can be archived, restored and repaired. */

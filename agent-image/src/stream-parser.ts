@@ -1,11 +1,8 @@
 import type { AgentEvent, ToolCall } from '@reprise/functions/agent-events';
 import type { CliExit } from './cli-process';
+import { type Line, parseLine as parse } from './json-line';
 import { mapResult } from './result-mapper';
 import type { RunOutcome } from './runtime';
-
-/** The subset of a claude stream-json line this parser reads; everything else is ignored. */
-// biome-ignore lint/suspicious/noExplicitAny: stream-json lines are untyped JSON, narrowed field by field below.
-type Line = Record<string, any>;
 
 export const PREVIEW_CHARS = 2_000;
 
@@ -26,15 +23,6 @@ const preview = (content: unknown): string => {
         ? content.map((part: Line) => (typeof part?.text === 'string' ? part.text : '')).join('\n')
         : '';
   return text.length > PREVIEW_CHARS ? text.slice(0, PREVIEW_CHARS) : text;
-};
-
-const parse = (line: string): Line | null => {
-  try {
-    const value: unknown = JSON.parse(line);
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Line) : null;
-  } catch {
-    return null;
-  }
 };
 
 /** Turns claude's `stream-json` lines into AgentEvents and, at the end, one RunOutcome. Pure but for the clock. */

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserRig, startBrowserRig } from '../helpers/browser';
+import { assistant } from '../helpers/chat-steps';
 
 const TIMEOUT = 60_000;
 
@@ -13,8 +14,6 @@ afterAll(() => rig?.close());
 
 const shot = (page: Page, name: string) => rig.shot(page, name);
 const signIn = (email: string) => rig.signIn(email);
-
-const assistant = (page: Page) => page.locator('[data-testid="chat-message"][data-role="assistant"]');
 
 describe('chat states in the browser', () => {
   it('gets a stopped agent chatting: woken by the platform, or started from the notice where it still refuses', async () => {

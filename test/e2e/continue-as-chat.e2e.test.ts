@@ -1,8 +1,7 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserRig, startBrowserRig } from '../helpers/browser';
-
-const REPLY_TIMEOUT = 60_000;
+import { openFailedExecution, REPLY_TIMEOUT, sendAndReply } from '../helpers/chat-steps';
 
 let rig: BrowserRig;
 
@@ -13,42 +12,6 @@ afterAll(() => rig?.close());
 
 const shot = (page: Page, name: string) => rig.shot(page, name);
 const signIn = (email: string) => rig.signIn(email);
-
-/** The seeded failed execution of `demo`, opened from the Executions tab. */
-async function openFailedExecution(page: Page): Promise<string> {
-  await page.getByTestId('agent-row').filter({ hasText: 'demo' }).getByRole('link', { name: 'demo' }).click();
-  await page.getByRole('tab', { name: 'Executions' }).click();
-  const row = page
-    .getByTestId('execution-row')
-    .filter({ has: page.getByTestId('execution-status').getByText('failed', { exact: true }) })
-    .first();
-  // The stack seeds the failed run as it starts; refresh until it is listed.
-  await expect
-    .poll(
-      async () => {
-        if (await row.isVisible()) return true;
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return false;
-      },
-      { timeout: REPLY_TIMEOUT, interval: 500 },
-    )
-    .toBe(true);
-  await row.getByRole('link').click();
-  await page.getByTestId('execution-status').waitFor();
-  return page.url();
-}
-
-const assistant = (page: Page): Locator =>
-  page.locator('[data-testid="chat-message"][data-role="assistant"]');
-
-async function sendAndReply(page: Page, text: string): Promise<string> {
-  const before = await assistant(page).count();
-  await page.getByTestId('chat-input').fill(text);
-  await page.getByTestId('chat-send').click();
-  const reply = assistant(page).nth(before);
-  await reply.locator('.typing').waitFor({ state: 'detached', timeout: REPLY_TIMEOUT });
-  return (await reply.textContent()) ?? '';
-}
 
 async function ensureAgentRunning(page: Page) {
   if (await page.getByTestId('agent-not-running').isVisible()) {
@@ -61,7 +24,7 @@ describe('Continue as Chat in the browser', () => {
   it('continues a failed execution with its full context, across dismiss, New Chat and a pasted link', async () => {
     const page = await signIn('bob@acme.test');
     await shot(page, '01-agents');
-    const executionUrl = await openFailedExecution(page);
+    const executionUrl = await openFailedExecution(page, 'demo');
     const command = ((await page.locator('pre.message').textContent()) ?? '').match(/run: (.+)/)?.[1]?.trim();
     expect(command).toBeTruthy();
     await shot(page, '02-failed-execution');

@@ -1,8 +1,6 @@
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BrowserRig, startBrowserRig } from '../helpers/browser';
-
-const REPLY_TIMEOUT = 90_000;
+import { openFailedExecution, REPLY_TIMEOUT, sendAndReply } from '../helpers/chat-steps';
 
 let rig: BrowserRig;
 
@@ -10,43 +8,6 @@ beforeAll(async () => {
   rig = await startBrowserRig('runtimes', { seedFailedRun: true });
 });
 afterAll(() => rig?.close());
-
-const assistant = (page: Page): Locator =>
-  page.locator('[data-testid="chat-message"][data-role="assistant"]');
-
-async function sendAndReply(page: Page, text: string): Promise<string> {
-  const before = await assistant(page).count();
-  await page.getByTestId('chat-input').fill(text);
-  await page.getByTestId('chat-send').click();
-  const reply = assistant(page).nth(before);
-  await reply.locator('.typing').waitFor({ state: 'detached', timeout: REPLY_TIMEOUT });
-  return (await reply.textContent()) ?? '';
-}
-
-/** The seeded failed execution of the agent, opened from its Executions tab. */
-async function openFailedExecution(page: Page, agent: string): Promise<void> {
-  const row = page.locator(`[data-testid="agent-row"][data-agent="${agent}"]`);
-  expect(await row.textContent()).toContain(agent);
-  await row.getByRole('link', { name: agent }).click();
-  await page.getByRole('tab', { name: 'Executions' }).click();
-  const failed = page
-    .getByTestId('execution-row')
-    .filter({ has: page.getByTestId('execution-status').getByText('failed', { exact: true }) })
-    .first();
-  // The stack seeds the failed run as it starts; refresh until it is listed.
-  await expect
-    .poll(
-      async () => {
-        if (await failed.isVisible()) return true;
-        await page.getByRole('button', { name: 'Refresh' }).click();
-        return false;
-      },
-      { timeout: REPLY_TIMEOUT, interval: 500 },
-    )
-    .toBe(true);
-  await failed.getByRole('link').click();
-  await page.getByTestId('execution-status').waitFor();
-}
 
 describe('Continue as Chat for codex and gemini agents in the browser', () => {
   it.each(['codex', 'gemini'])(

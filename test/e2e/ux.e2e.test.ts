@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectAccessible } from '../helpers/axe';
 import { type BrowserRig, startBrowserRig } from '../helpers/browser';
+import { assistant } from '../helpers/chat-steps';
 import { clientFor } from '../helpers/local-stack';
 
 const TIMEOUT = 60_000;
@@ -56,8 +57,6 @@ async function audit(page: Page, name: string) {
   }
   await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
 }
-
-const assistant = (page: Page) => page.locator('[data-testid="chat-message"][data-role="assistant"]');
 
 async function sendAndWait(page: Page, text: string) {
   const before = await assistant(page).count();

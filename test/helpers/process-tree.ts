@@ -1,19 +1,54 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** The fields of /proc/<pid>/stat after the command name: state, ppid, pgrp, …; null once gone. */
+const statFields = (pid: number | string): string[] | null => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+};
+
+const livePids = (): number[] =>
+  readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number);
 
 /** pid → parent pid for every process now (Linux /proc). */
 const parents = (): Map<number, number> => {
   const out = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      out.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // exited while we looked
-    }
+  for (const pid of livePids()) {
+    const fields = statFields(pid);
+    if (fields) out.set(pid, Number(fields[1]));
   }
   return out;
 };
+
+/**
+ * The process groups of `pids`. The agent server spawns every CLI run detached, so one run is
+ * one group — however many processes bubblewrap and the CLI make of it.
+ */
+export const processGroups = (pids: readonly number[]): number[] => {
+  const groups = new Set<number>();
+  for (const pid of pids) {
+    const fields = statFields(pid);
+    // A process being reaped runs nothing.
+    if (fields && fields[0] !== 'Z' && fields[0] !== 'X') groups.add(Number(fields[2]));
+  }
+  return [...groups];
+};
+
+/** Every process whose cwd is `dir` (and whose command line has `mentioning`, when given). */
+export const processesIn = (dir: string, mentioning?: string): number[] =>
+  livePids().filter((pid) => {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`) !== dir) return false;
+      return mentioning === undefined || readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(mentioning);
+    } catch {
+      return false;
+    }
+  });
 
 /** Every live descendant of `root` (children, their children, …), not `root` itself. */
 export const descendantsOf = (root: number): number[] => {
@@ -31,12 +66,8 @@ export const descendantsOf = (root: number): number[] => {
 /** The pids of `pids` still alive (zombies count as gone: they hold nothing). */
 export const stillAlive = (pids: readonly number[]): number[] =>
   pids.filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-    } catch {
-      return false;
-    }
+    const fields = statFields(pid);
+    return fields !== null && fields[0] !== 'Z';
   });
 
 /** Last resort for a test's `finally`: SIGKILL whatever of `pids` is left. */

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { lifecycleSweep } from '@reprise/functions/core/agent-lifecycle';
 import { waitForTerminal } from '@reprise/functions/core/wait';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { processesIn, processGroups } from '../helpers/process-tree';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
@@ -50,20 +50,7 @@ async function finished(id: string) {
  * helpers it spawns (a shell snapshot, a tool) share it, so count groups, not processes.
  */
 function cliProcesses(agent: string): number {
-  const dir = join(stack.dataDir, 'agents', 'acme', agent, 'w');
-  const groups = new Set<string>();
-  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`) !== dir) continue;
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('claude')) continue;
-      // Fields after the command name: state, ppid, pgrp. A process being reaped runs nothing.
-      const [state, , pgrp] = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      if (state !== 'Z' && state !== 'X') groups.add(pgrp!);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return groups.size;
+  return processGroups(processesIn(join(stack.dataDir, 'agents', 'acme', agent, 'w'), 'claude')).length;
 }
 
 describe('wake on demand', () => {

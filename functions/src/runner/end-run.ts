@@ -25,7 +25,7 @@ export async function endRun(
     outcomeFromResult(result, new Date(now).toISOString()),
   );
   if (!finished) return false;
-  const last = await deps.stores.events.listEventsAfter(e.tenant, e.id, 0, 10_000);
+  const last = await deps.stores.events.lastEvent(e.tenant, e.id);
   const writer = new EventWriter(
     deps.stores.events,
     deps.signal,
@@ -33,7 +33,7 @@ export async function endRun(
     e.id,
     deps.logger,
     () => deps.clock.now(),
-    last.at(-1)?.seq ?? 0,
+    last?.seq ?? 0,
   );
   writer.push(result);
   await writer.flush();

@@ -1,23 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { appendFileSync, existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentServerProcess, startAgentServerProcess } from '../../helpers/agent-server';
+import { processesIn } from '../../helpers/process-tree';
 import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
 import { firstEvent, post, runTurn, task, waitFor } from './task-client';
-
-/** Processes whose cwd is the agent's workdir: the CLI and whatever its tools started. */
-const processesIn = (workdir: string): number[] =>
-  readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readlinkSync(`/proc/${pid}/cwd`) === workdir;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 
 export interface RuntimeUnderTest {
   runtime: 'codex' | 'gemini';

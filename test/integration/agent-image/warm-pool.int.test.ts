@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentEvent } from '@reprise/functions/agent-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentServerProcess, startAgentServerProcess } from '../../helpers/agent-server';
+import { processesIn, processGroups } from '../../helpers/process-tree';
 import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
 import { post, runTurn, runTurnFrom, type Server, task, waitFor } from './task-client';
 
@@ -51,23 +52,8 @@ const alive = (pid: number): boolean => {
   }
 };
 
-/**
- * The CLI sessions of one agent server: the process groups of every process whose cwd is its fixed
- * workdir. A session is one group (spawned detached), whether or not bubblewrap wraps the CLI.
- */
-const cliSessionsIn = (workdir: string): number[] => {
-  const groups = new Set<number>();
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/cwd`) !== workdir) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      groups.add(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return [...groups];
-};
+/** The CLI sessions of one agent server: the process groups working in its fixed workdir. */
+const cliSessionsIn = (workdir: string): number[] => processGroups(processesIn(workdir));
 
 /** Polls an HTTP-observable condition that a timer in the agent server will make true. */
 const eventually = async (condition: () => Promise<boolean>, ms = 15_000): Promise<void> => {

@@ -65,6 +65,21 @@ export class EventStore {
     after: number,
     limit = 500,
   ): Promise<ExecutionEvent[]> {
+    return this.queryEvents(tenant, executionId, after, limit, true);
+  }
+
+  /** The newest stored event (one item read backwards), or null when there is none. */
+  async lastEvent(tenant: string, executionId: string): Promise<ExecutionEvent | null> {
+    return (await this.queryEvents(tenant, executionId, 0, 1, false))[0] ?? null;
+  }
+
+  private async queryEvents(
+    tenant: string,
+    executionId: string,
+    after: number,
+    limit: number,
+    forward: boolean,
+  ): Promise<ExecutionEvent[]> {
     const range = keys.eventRange(after);
     const out = await this.db.doc.send(
       new QueryCommand({
@@ -76,31 +91,11 @@ export class EventStore {
           ':to': range.to,
         },
         ConsistentRead: true,
+        ScanIndexForward: forward,
         Limit: limit,
       }),
     );
     return Promise.all((out.Items ?? []).map((i) => this.toEvent(i)));
-  }
-
-  /** The newest stored event (one item read backwards), or null when there is none. */
-  async lastEvent(tenant: string, executionId: string): Promise<ExecutionEvent | null> {
-    const range = keys.eventRange(0);
-    const out = await this.db.doc.send(
-      new QueryCommand({
-        TableName: this.db.table,
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: {
-          ':pk': keys.execution(tenant, executionId).pk,
-          ':from': range.from,
-          ':to': range.to,
-        },
-        ConsistentRead: true,
-        ScanIndexForward: false,
-        Limit: 1,
-      }),
-    );
-    const item = out.Items?.[0];
-    return item ? this.toEvent(item) : null;
   }
 
   private async toEvent(item: Record<string, unknown>): Promise<ExecutionEvent> {
