@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Clock } from '@reprise/functions/core/ports';
 import { silentLogger } from '@reprise/functions/lib/log';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type LocalStack, startLocalStack as start } from '../../infra/local/src/stack';
 
 export type TestStack = LocalStack & { readonly dataDir: string };
@@ -70,4 +71,19 @@ export async function clientFor(url: string, email: string) {
     return { status: res.status, body: json };
   };
   return { token, call };
+}
+
+export type Client = Awaited<ReturnType<typeof clientFor>>;
+
+/**
+ * The usual start of an integration file: its own stack on the run's DynamoDB Local and bob
+ * signed in, handed to `use` once up; the stack stops after the file, also when sign-in failed.
+ */
+export function stackPerFile(use: (stack: TestStack, bob: Client) => void): void {
+  let stack: TestStack | undefined;
+  beforeAll(async () => {
+    stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
+    use(stack, await clientFor(stack.url, 'bob@acme.test'));
+  });
+  afterAll(() => stack?.stop());
 }

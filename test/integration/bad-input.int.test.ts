@@ -1,17 +1,14 @@
 import { request } from 'node:http';
 import { DeleteTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { describe, expect, it } from 'vitest';
+import { type Client, stackPerFile, type TestStack } from '../helpers/local-stack';
 
-type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
 let bob: Client;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  bob = await clientFor(stack.url, 'bob@acme.test');
+stackPerFile((s, b) => {
+  stack = s;
+  bob = b;
 });
-afterAll(() => stack?.stop());
 
 const executionCount = async () =>
   (await bob.call('GET', '/api/agents/demo/executions?limit=100')).body.items.length as number;

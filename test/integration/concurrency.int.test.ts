@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { describe, expect, it } from 'vitest';
+import { type Client, stackPerFile, type TestStack } from '../helpers/local-stack';
 
-type Client = Awaited<ReturnType<typeof clientFor>>;
 type Reply = Awaited<ReturnType<Client['call']>>;
 let stack: TestStack;
 let bob: Client;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  bob = await clientFor(stack.url, 'bob@acme.test');
+stackPerFile((s, b) => {
+  stack = s;
+  bob = b;
 });
-afterAll(() => stack?.stop());
 
 /** Reads an SSE response until `stopAfter` events, then drops the connection. */
 async function readSse(url: string, token: string, lastEventId: number | null, stopAfter: number) {

@@ -1,19 +1,16 @@
 import { endDeadLetteredRun } from '@reprise/functions/runner/dead-letter';
 import { runExecution } from '@reprise/functions/runner/run-execution';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { describe, expect, it } from 'vitest';
+import { type Client, stackPerFile, type TestStack } from '../helpers/local-stack';
 import { processGroups } from '../helpers/process-tree';
 import { processesMentioning, waitFor } from './agent-image/task-client';
 
-type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
 let bob: Client;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  bob = await clientFor(stack.url, 'bob@acme.test');
+stackPerFile((s, b) => {
+  stack = s;
+  bob = b;
 });
-afterAll(() => stack?.stop());
 
 /** The record Lambda sends to an on-failure destination after the last failed attempt. */
 const failedInvoke = (executionId: string) =>

@@ -1,19 +1,22 @@
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { bigText } from '../../infra/local/src/scripted-model/script';
-import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import {
+  type Client,
+  clientFor,
+  stackPerFile,
+  startLocalStack,
+  type TestStack,
+} from '../helpers/local-stack';
 
-type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
 let bob: Client;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  bob = await clientFor(stack.url, 'bob@acme.test');
+stackPerFile((s, b) => {
+  stack = s;
+  bob = b;
 });
-afterAll(() => stack?.stop());
 
 const finished = async (c: Client, id: string) => {
   await stack.platform.drain();

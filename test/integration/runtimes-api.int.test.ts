@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { describe, expect, it } from 'vitest';
+import { type Client, stackPerFile } from '../helpers/local-stack';
 
-type Client = Awaited<ReturnType<typeof clientFor>>;
-let stack: TestStack;
 let bob: Client;
-
-beforeAll(async () => {
-  stack = await startLocalStack({ dynamoEndpoint: inject('dynamoEndpoint') });
-  bob = await clientFor(stack.url, 'bob@acme.test');
+stackPerFile((_, b) => {
+  bob = b;
 });
-afterAll(() => stack?.stop());
 
 describe('codex and gemini agents through the platform API (real CLIs, scripted model)', {
   timeout: 180_000,
