@@ -17,7 +17,7 @@ export interface RuntimeUnderTest {
 
 /**
  * One contract for every non-claude runtime, run against its real CLI and the scripted model:
- * the Continue-as-Chat guarantees of issue 12.
+ * the Continue-as-Chat guarantees of issue 12. Returns the running server for the runtime's own checks.
  */
 export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) => {
   let model: ScriptedModel;
@@ -157,4 +157,6 @@ export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) =
       expect(processesIn(server.workdir)).toEqual([]);
     });
   });
+  // What each runtime's own file checks beyond the shared contract.
+  return { server: () => server, transcriptOf };
 };
