@@ -15,6 +15,7 @@ interface Started {
 }
 
 const seen: number[] = [];
+const started: ChildProcess[] = [];
 const dirs: string[] = [];
 
 /** `npm start` as a user runs it: its own process group, so a signal to the group is Ctrl-C. */
@@ -25,6 +26,7 @@ const npmStart = async (dataDir: string, port: number): Promise<Started> => {
     detached: true,
   });
   seen.push(child.pid!);
+  started.push(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
@@ -45,6 +47,8 @@ const sigtermGroup = async (s: Started) => {
 };
 
 afterAll(async () => {
+  // A failed test leaves its `npm start` up: take its tree while it is whole, then end it all.
+  for (const child of started) if (child.exitCode === null) seen.push(...descendantsOf(child.pid!));
   killAll(seen);
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
