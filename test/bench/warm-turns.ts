@@ -1,6 +1,20 @@
 import { readFileSync } from 'node:fs';
 import type { AgentEndpoint, AgentRef } from '@reprise/functions/fleet/agent-fleet';
+import { processesOfGroup } from '../helpers/process-tree';
 import { median } from './stats';
+
+/**
+ * Resident memory of a warm session: every process of its group (the agent server spawns it
+ * detached), so bubblewrap's wrapper and the CLI it runs are counted together.
+ */
+const groupRssKb = (group: number): number =>
+  processesOfGroup(group).reduce((kb, pid) => {
+    try {
+      return kb + Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return kb; // exited while we looked
+    }
+  }, 0);
 
 interface Options {
   url: string;
@@ -102,7 +116,7 @@ export async function benchWarmTurns(opts: Options) {
     items: { session_id: string; pid: number | null }[];
   };
   const pid = listed.items.find((item) => item.session_id === warm.sessionId)?.pid;
-  const rssKb = pid ? Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) : NaN;
+  const rssKb = pid ? groupRssKb(pid) : Number.NaN;
 
   const samples = {
     warmTurn: [] as number[],

@@ -39,6 +39,13 @@ export const processGroups = (pids: readonly number[]): number[] => {
   return [...groups];
 };
 
+/** Every live process of process group `group`. */
+export const processesOfGroup = (group: number): number[] =>
+  livePids().filter((pid) => {
+    const fields = statFields(pid);
+    return fields !== null && fields[0] !== 'Z' && Number(fields[2]) === group;
+  });
+
 /** Every process whose cwd is `dir` (and whose command line has `mentioning`, when given). */
 export const processesIn = (dir: string, mentioning?: string): number[] =>
   livePids().filter((pid) => {

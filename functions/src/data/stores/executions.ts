@@ -276,7 +276,6 @@ export class ExecutionStore {
     }));
   }
 
-  /** queued → running. False when the run was cancelled (or already started) meanwhile. */
   /**
    * Hands a started run to one runner: Lambda may retry an async invoke or deliver it twice, and a
    * turn must never run twice. False when a runner already has it.
