@@ -54,10 +54,14 @@ export async function pumpAgent(
   deps: LifecycleDeps,
   tenant: string,
   name: string,
-  /** agentMessage: the unredacted message of `include`, handed on if it starts now (never stored). */
-  opts: { wake?: boolean; include?: ExecutionRecord; agentMessage?: string } = {},
+  /**
+   * agentMessage: the unredacted message of `include`, handed on if it starts now (never stored).
+   * known: the agent item the trigger read a moment ago; every write below is conditional on the
+   * item as it is in the table, so a stale copy can only make a claim fail, never double-book.
+   */
+  opts: { wake?: boolean; include?: ExecutionRecord; agentMessage?: string; known?: AgentRecord } = {},
 ): Promise<void> {
-  const agent = await deps.stores.agents.getAgent(tenant, name);
+  const agent = opts.known ?? (await deps.stores.agents.getAgent(tenant, name));
   if (!agent) return;
   const queue = await queuedRuns(deps, agent, opts.include);
   if (queue.length === 0 && !opts.wake) return;
@@ -116,6 +120,7 @@ async function startQueued(
       tenant: e.tenant,
       execution_id: e.id,
       execution: started,
+      agent,
       claimed: true,
       ...(agentMessages[e.id] === undefined ? {} : { agent_message: agentMessages[e.id] }),
     });

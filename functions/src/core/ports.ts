@@ -1,3 +1,4 @@
+import type { AgentRecord } from '../data/stores/agents';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 
 /** Hands an execution to the runner without waiting for it (in-process locally, async Lambda in AWS). */
@@ -6,6 +7,8 @@ export interface DispatchJob {
   readonly execution_id: string;
   /** The record just written, so an in-process runner need not read it back; never sent remotely. */
   readonly execution?: ExecutionRecord;
+  /** Its agent's item as the dispatcher just read it (where its server listens); never sent remotely. */
+  readonly agent?: AgentRecord;
   /**
    * True when the dispatcher already gave this run a slot and marked it running: run it now.
    * Otherwise the job only says "something was queued": dispatch the agent's queue.

@@ -10,7 +10,7 @@ import type { TaskRequest } from '../lib/schemas/tasks';
 import { requireVisibleAgent } from './access';
 import type { CoreDeps } from './deps';
 import type { Identity } from './identity';
-import { passResumeGate } from './resume-gate';
+import { assertWellFormedSessionId, passResumeGate } from './resume-gate';
 
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 /** Long enough to cover dispatch; the runner renews it while the CLI runs. */
@@ -57,15 +57,22 @@ export async function submitTask(
     : null;
   // Present means "resume this", even when empty: "" is a malformed id (400), never a fresh run.
   const resumeId = body.resume_session_id ?? chat?.head_session_id ?? undefined;
-  const owners =
-    resumeId !== undefined ? await passResumeGate(stores.executions, who, agent.name, resumeId) : [];
-
-  // A sleeping agent is woken by the dispatch below; only an agent that is up can say now whether
-  // the transcript exists (410), otherwise the run checks it when it starts (session_expired).
-  const endpoint = resumeId
-    ? await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }, agent)
-    : null;
-  if (endpoint && resumeId && (await deps.agentClient.sessionState(endpoint, resumeId)) === 'missing') {
+  if (resumeId !== undefined) assertWellFormedSessionId(resumeId);
+  // The gate and the transcript check are independent reads: one round trip, not two. A sleeping
+  // agent is woken by the dispatch below; only an agent that is up can say now whether the
+  // transcript exists (410), otherwise the run checks it when it starts (session_expired).
+  const [owners, { endpoint, transcript }] = await Promise.all([
+    resumeId !== undefined ? passResumeGate(stores.executions, who, agent.name, resumeId) : [],
+    (async () => {
+      if (!resumeId) return { endpoint: null, transcript: null };
+      const endpoint = await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }, agent);
+      return {
+        endpoint,
+        transcript: endpoint ? await deps.agentClient.sessionState(endpoint, resumeId) : null,
+      };
+    })(),
+  ]);
+  if (transcript === 'missing') {
     throw new AppError(410, 'session_expired', 'The transcript of that session is gone; start a fresh chat');
   }
   const id = ulid(deps.clock.now());
@@ -134,13 +141,20 @@ export async function submitTask(
       if (replay) return replay;
       throw new ConflictError('A request with this Idempotency-Key is still being accepted; retry shortly');
     }
-    await stores.executions.createExecution(execution);
-    if (chat) await stores.chats.addTurn(chat, id, now);
-    else if (chatId) await startChat(deps, who, execution, chatId, now);
+    // The run and its chat entry are separate items: written at once, dispatched once both are in.
+    await Promise.all([
+      stores.executions.createExecution(execution),
+      chat
+        ? stores.chats.addTurn(chat, id, now)
+        : chatId
+          ? startChat(deps, who, execution, chatId, now)
+          : null,
+    ]);
     await deps.dispatcher.dispatch({
       tenant: who.tenant,
       execution_id: id,
       execution,
+      agent,
       ...(execution.message === body.message ? {} : { agent_message: body.message }),
     });
   } catch (e) {

@@ -1,6 +1,7 @@
 import { type LifecycleDeps, pumpAgent } from '../core/agent-lifecycle';
 import { type DispatchJob, finishedKey } from '../core/ports';
 import { LEASE_TTL_MS } from '../core/tasks';
+import type { AgentRecord } from '../data/stores/agents';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { isTerminal } from '../data/stores/execution-record';
 import type { ExecutionOutcome } from '../data/stores/executions';
@@ -32,12 +33,13 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
     if (e.status === 'queued')
       await pumpAgent(deps, e.tenant, e.agent, {
         include: e,
+        ...(job.agent ? { known: job.agent } : {}),
         ...(job.agent_message === undefined ? {} : { agentMessage: job.agent_message }),
       });
     return;
   }
   try {
-    await runClaimed(deps, e, job.agent_message);
+    await runClaimed(deps, e, job.agent_message, job.agent);
   } finally {
     // The slot goes back and the next queued run of this agent starts: no process waits for it.
     await deps.stores.agents.releaseRunSlot(e.tenant, e.agent, new Date(deps.clock.now()).toISOString());
@@ -55,7 +57,12 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
  * with a conditional update (cancel wins races), advances the chat and frees the session lease —
  * whatever happens to the agent on the way.
  */
-async function runClaimed(deps: RunnerDeps, e: ExecutionRecord, agentMessage?: string): Promise<void> {
+async function runClaimed(
+  deps: RunnerDeps,
+  e: ExecutionRecord,
+  agentMessage?: string,
+  known?: AgentRecord,
+): Promise<void> {
   const { stores, clock } = deps;
   const log = deps.logger.child({ tenant: e.tenant, execution_id: e.id });
   // The platform's queued status events come first; the agent's follow them.
@@ -74,8 +81,9 @@ async function runClaimed(deps: RunnerDeps, e: ExecutionRecord, agentMessage?: s
     // handed to one runner only; the dead-letter consumer and the sweeper end one that died.
     if (!(await stores.executions.claimRunner(e, new Date(clock.now()).toISOString())))
       return log.info('runner: already handed to a runner; retry ignored');
-    // The agent item records where its server listens (AWS): one read, no fleet lookup.
-    const agent = await stores.agents.getAgent(e.tenant, e.agent);
+    // The agent item records where its server listens (AWS): one read, no fleet lookup — none when
+    // the dispatcher in this process just read it.
+    const agent = known ?? (await stores.agents.getAgent(e.tenant, e.agent));
     const endpoint = agent && (await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent));
     const result = !endpoint
       ? failureResult(
