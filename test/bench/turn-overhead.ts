@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { claudeEnv } from '../../agent-image/src/claude';
-import { buildClaudeArgs } from '../../agent-image/src/claude-args';
+import { claudeEnv } from '@reprise/agent-image/claude';
+import { buildClaudeArgs } from '@reprise/agent-image/claude-args';
 import { median } from './stats';
 
 const claudeBin = join(

@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { afterAll, beforeAll } from 'vitest';
+import { type ScriptedModel, startScriptedModel } from './scripted-model';
 
 export interface AgentServerProcess {
   url: string;
@@ -97,3 +99,24 @@ export const startAgentServerProcess = async (options: AgentServerOptions): Prom
     },
   };
 };
+
+/**
+ * The usual start of an agent-server file: the scripted model and one agent server talking to it
+ * (with `env(modelUrl)` added), handed to `use` once up; both stop after the file.
+ */
+export function agentServerPerFile(
+  use: (server: AgentServerProcess, model: ScriptedModel) => void,
+  env: (modelUrl: string) => Record<string, string> = () => ({}),
+): void {
+  let model: ScriptedModel | undefined;
+  let server: AgentServerProcess | undefined;
+  beforeAll(async () => {
+    model = await startScriptedModel();
+    server = await startAgentServerProcess({ modelUrl: model.url, env: env(model.url) });
+    use(server, model);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await model?.close();
+  });
+}

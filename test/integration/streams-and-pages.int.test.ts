@@ -4,6 +4,7 @@ import type { ExecutionRecord } from '@reprise/functions/data/stores/execution-r
 import { ulid, uuid } from '@reprise/functions/lib/ids';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientFor, startLocalStack, type TestStack } from '../helpers/local-stack';
+import { parseSse } from '../helpers/sse';
 
 type Client = Awaited<ReturnType<typeof clientFor>>;
 let stack: TestStack;
@@ -28,15 +29,7 @@ async function sse(path: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${stack.url}${path}`, {
     headers: { authorization: `Bearer ${bob.token}`, ...headers },
   });
-  const text = await res.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('event:'))
-    .map((block) => ({
-      id: /^id: (.*)$/m.exec(block)?.[1],
-      event: /^event: (.*)$/m.exec(block)?.[1],
-      data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null'),
-    }));
+  return parseSse(await res.text()).filter((e) => e.event !== undefined);
 }
 
 describe('event streams of a finished execution', () => {

@@ -16,7 +16,7 @@ describe('gemini sessions on disk', () => {
     const turn = await runTurn(gemini.server(), body);
     // New gemini sessions get the platform's id up front (--session-id), unlike codex threads.
     expect(turn.result.session_id).toBe(body.session_id);
-    const file = await gemini.transcriptOf(body.session_id);
+    const file = gemini.transcriptOf(body.session_id);
     expect(existsSync(file)).toBe(true);
     expect(relative(gemini.server().home, file)).toMatch(/^\.gemini\/tmp\/[^/]+\/chats\/session-[^/]+$/);
   });

@@ -1,24 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServerProcess, startAgentServerProcess } from '../../helpers/agent-server';
-import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
+import { projectDirName } from '@reprise/agent-image/claude';
+import { describe, expect, it } from 'vitest';
+import { type AgentServerProcess, agentServerPerFile } from '../../helpers/agent-server';
 import { runTurn, task } from './task-client';
 
-let model: ScriptedModel;
 let server: AgentServerProcess;
 const transcript = (id: string) =>
-  join(server.home, '.claude', 'projects', server.workdir.replace(/[^A-Za-z0-9]/g, '-'), `${id}.jsonl`);
+  join(server.home, '.claude', 'projects', projectDirName(server.workdir), `${id}.jsonl`);
 const archived = (id: string) => join(server.archiveDir, `${id}.jsonl`);
 
-beforeAll(async () => {
-  model = await startScriptedModel();
-  server = await startAgentServerProcess({ modelUrl: model.url });
-});
-afterAll(async () => {
-  await server?.stop();
-  await model?.close();
+agentServerPerFile((s) => {
+  server = s;
 });
 
 describe('agent server resume flow (real claude CLI, scripted model)', () => {

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServerProcess, startAgentServerProcess } from '../../helpers/agent-server';
+import { createCodexRuntime } from '@reprise/agent-image/codex';
+import { createGeminiRuntime } from '@reprise/agent-image/gemini';
+import { describe, expect, it } from 'vitest';
+import { type AgentServerProcess, agentServerPerFile } from '../../helpers/agent-server';
 import { processesIn } from '../../helpers/process-tree';
-import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
 import { firstEvent, post, runTurn, task, waitFor } from './task-client';
 
 export interface RuntimeUnderTest {
@@ -20,28 +21,20 @@ export interface RuntimeUnderTest {
  * the Continue-as-Chat guarantees of issue 12. Returns the running server for the runtime's own checks.
  */
 export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) => {
-  let model: ScriptedModel;
   let server: AgentServerProcess;
-  const transcriptOf = async (id: string): Promise<string> => {
-    const { createCodexRuntime } = await import('../../../agent-image/src/codex');
-    const { createGeminiRuntime } = await import('../../../agent-image/src/gemini');
+  const transcriptOf = (id: string): string => {
     const options = { bin: 'unused', home: server.home, workdir: server.workdir, killGraceMs: 0 };
     const adapter = runtime === 'codex' ? createCodexRuntime(options) : createGeminiRuntime(options);
     return adapter.transcriptPath(id);
   };
   const archived = (id: string) => join(server.archiveDir, `${id}.jsonl`);
 
-  beforeAll(async () => {
-    model = await startScriptedModel();
-    server = await startAgentServerProcess({
-      modelUrl: model.url,
-      env: { AGENT_RUNTIME: runtime, CLAUDE_CODE_MAX_RETRIES: '0', ...env(model.url) },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await model?.close();
-  });
+  agentServerPerFile(
+    (s) => {
+      server = s;
+    },
+    (modelUrl) => ({ AGENT_RUNTIME: runtime, CLAUDE_CODE_MAX_RETRIES: '0', ...env(modelUrl) }),
+  );
 
   describe(`${runtime} agent server (real ${runtime} CLI, scripted model)`, { timeout: 120_000 }, () => {
     let first: string;
@@ -65,12 +58,12 @@ export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) =
       );
       expect(turn.text).toContain('`ls /nonexistent-dir` failed');
       expect(turn.result.context_used).toBeGreaterThan(0);
-      const file = await transcriptOf(first);
+      const file = transcriptOf(first);
       expect(readFileSync(archived(first), 'utf8')).toBe(readFileSync(file, 'utf8'));
     });
 
     it('continues as a chat: "what went wrong" names the failing command; the original stays byte-identical', async () => {
-      const before = readFileSync(await transcriptOf(first));
+      const before = readFileSync(transcriptOf(first));
       const turn = await runTurn(
         server,
         task('what went wrong?', { session_id: first, resume: true, fork_session: true }),
@@ -82,7 +75,7 @@ export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) =
       expect(turn.events.filter((e) => e.type === 'status').at(-1)).toMatchObject({ session_id: chat });
       expect(turn.result.response).toContain('You asked: run: ls /nonexistent-dir');
       expect(turn.result.response).toContain('`ls /nonexistent-dir` failed');
-      expect(readFileSync(await transcriptOf(first)).equals(before)).toBe(true);
+      expect(readFileSync(transcriptOf(first)).equals(before)).toBe(true);
       expect(existsSync(archived(chat))).toBe(true);
     });
 
@@ -94,7 +87,7 @@ export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) =
     });
 
     it('restores a deleted transcript from the archive and resumes it', async () => {
-      rmSync(await transcriptOf(chat));
+      rmSync(transcriptOf(chat));
       const turn = await runTurn(server, task('what happened', { session_id: chat, resume: true }));
       expect(turn.events).toContainEqual(
         expect.objectContaining({ type: 'error', code: 'transcript_restored' }),
@@ -104,7 +97,7 @@ export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) =
     });
 
     it('repairs a torn last line and resumes', async () => {
-      appendFileSync(await transcriptOf(chat), '{"type":"torn","payl');
+      appendFileSync(transcriptOf(chat), '{"type":"torn","payl');
       const turn = await runTurn(server, task('recap again', { session_id: chat, resume: true }));
       expect(turn.events).toContainEqual(
         expect.objectContaining({ type: 'error', code: 'transcript_repaired' }),
@@ -114,7 +107,7 @@ export const describeRuntime = ({ runtime, env, shellTool }: RuntimeUnderTest) =
     });
 
     it('answers session_expired when the transcript and its archive are both gone', async () => {
-      rmSync(await transcriptOf(chat));
+      rmSync(transcriptOf(chat));
       rmSync(archived(chat));
       const turn = await runTurn(server, task('hello again', { session_id: chat, resume: true }));
       expect(turn.result).toMatchObject({ status: 'failed', error: { code: 'session_expired' } });

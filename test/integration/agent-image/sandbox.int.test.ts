@@ -2,21 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxAvailable } from '@reprise/agent-image/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServerProcess, startAgentServerProcess } from '../../helpers/agent-server';
-import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
+import { describe, expect, it } from 'vitest';
+import {
+  type AgentServerProcess,
+  agentServerPerFile,
+  startAgentServerProcess,
+} from '../../helpers/agent-server';
+import type { ScriptedModel } from '../../helpers/scripted-model';
 import { firstEvent, post, processesMentioning, runTurn, task, waitFor } from './task-client';
 
 let model: ScriptedModel;
 let server: AgentServerProcess;
 
-beforeAll(async () => {
-  model = await startScriptedModel();
-  server = await startAgentServerProcess({ modelUrl: model.url });
-});
-afterAll(async () => {
-  await server?.stop();
-  await model?.close();
+agentServerPerFile((s, m) => {
+  server = s;
+  model = m;
 });
 
 /** The sleep's duration is unique per test, so `ps` finds exactly that tool process. */

@@ -1,20 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServerProcess, startAgentServerProcess } from '../../helpers/agent-server';
-import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
+import { describe, expect, it } from 'vitest';
+import {
+  type AgentServerProcess,
+  agentServerPerFile,
+  startAgentServerProcess,
+} from '../../helpers/agent-server';
+import type { ScriptedModel } from '../../helpers/scripted-model';
 import { firstEvent, post, processesMentioning, runTurn, runTurnFrom, task, waitFor } from './task-client';
 
 let model: ScriptedModel;
 let server: AgentServerProcess;
 
-beforeAll(async () => {
-  model = await startScriptedModel();
-  server = await startAgentServerProcess({ modelUrl: model.url });
-});
-afterAll(async () => {
-  await server?.stop();
-  await model?.close();
+agentServerPerFile((s, m) => {
+  server = s;
+  model = m;
 });
 
 describe('agent server timeouts and cancel', () => {

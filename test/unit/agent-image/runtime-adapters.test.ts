@@ -1,9 +1,9 @@
+import type { CliExit } from '@reprise/agent-image/cli-process';
+import { buildCodexArgs } from '@reprise/agent-image/codex';
+import { createCodexParser } from '@reprise/agent-image/codex-stream';
+import { buildGeminiArgs } from '@reprise/agent-image/gemini';
+import { createGeminiParser } from '@reprise/agent-image/gemini-stream';
 import { describe, expect, it } from 'vitest';
-import type { CliExit } from '../../../agent-image/src/cli-process';
-import { buildCodexArgs } from '../../../agent-image/src/codex';
-import { createCodexParser } from '../../../agent-image/src/codex-stream';
-import { buildGeminiArgs } from '../../../agent-image/src/gemini';
-import { createGeminiParser } from '../../../agent-image/src/gemini-stream';
 
 const exit = (exitCode: number, stderrTail = ''): CliExit => ({
   exitCode,

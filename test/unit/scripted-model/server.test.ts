@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
+import { parseSse } from '../../helpers/sse';
+
+const sseData = (body: string) => parseSse(body).map((e) => e.data);
 
 let model: ScriptedModel;
 beforeAll(async () => {
@@ -20,24 +23,11 @@ const ask = (text: string, stream: boolean, path = '/v1/messages?beta=true') =>
     }),
   });
 
-const sseEvents = (raw: string) =>
-  raw
-    .split('\n\n')
-    .filter(Boolean)
-    .map((block) =>
-      JSON.parse(
-        block
-          .split('\n')
-          .find((l) => l.startsWith('data: '))!
-          .slice(6),
-      ),
-    );
-
 describe('scripted model over HTTP', () => {
   it('streams an SSE message with several text deltas and usage', async () => {
     const response = await ask('a fairly long prompt that should be echoed back', true);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const events = sseEvents(await response.text());
+    const events = sseData(await response.text());
     expect(events.map((e) => e.type).filter((t, i, all) => all.indexOf(t) === i)).toEqual([
       'message_start',
       'content_block_start',
@@ -56,7 +46,7 @@ describe('scripted model over HTTP', () => {
   });
 
   it('streams a Bash tool_use as input_json_delta', async () => {
-    const events = sseEvents(await (await ask('run: echo hi', true)).text());
+    const events = sseData(await (await ask('run: echo hi', true)).text());
     expect(events[1].content_block).toMatchObject({ type: 'tool_use', name: 'Bash' });
     const json = events
       .filter((e) => e.type === 'content_block_delta')

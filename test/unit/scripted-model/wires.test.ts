@@ -3,6 +3,9 @@ import { contentsToMessages } from '../../../infra/local/src/scripted-model/gemi
 import { responsesToMessages } from '../../../infra/local/src/scripted-model/openai-wire';
 import { decide } from '../../../infra/local/src/scripted-model/script';
 import { type ScriptedModel, startScriptedModel } from '../../helpers/scripted-model';
+import { parseSse } from '../../helpers/sse';
+
+const sseData = (body: string) => parseSse(body).map((e) => e.data);
 
 let model: ScriptedModel;
 beforeAll(async () => {
@@ -16,19 +19,6 @@ const post = (path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-
-const sseData = (raw: string) =>
-  raw
-    .split('\n\n')
-    .filter(Boolean)
-    .map((block) =>
-      JSON.parse(
-        block
-          .split('\n')
-          .find((l) => l.startsWith('data: '))!
-          .slice(6),
-      ),
-    );
 
 const codexHistory = [
   { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'You are codex' }] },
