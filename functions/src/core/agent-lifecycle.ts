@@ -1,9 +1,8 @@
 import type { AgentRecord, AgentTaskRef } from '../data/stores/agents';
 import type { ExecutionRecord, WaitingFor } from '../data/stores/execution-record';
 import type { AgentRef } from '../fleet/agent-fleet';
-import { failureResult, outcomeFromResult } from '../runner/outcome';
+import { endRun } from '../runner/end-run';
 import type { CoreDeps } from './deps';
-import { finishedKey } from './ports';
 
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 900;
 export const DEFAULT_MAX_CONCURRENT_RUNS = 4;
@@ -209,28 +208,9 @@ async function failQueuedRuns(deps: LifecycleDeps, agent: AgentRecord, reason: s
     const queue = await deps.stores.executions.listQueuedOldestFirst(agent.tenant, agent.name, QUEUE_PAGE);
     if (queue.length === 0) return;
     let ended = 0;
-    for (const e of queue) if (await endQueuedRun(deps, e, message)) ended++;
+    for (const e of queue) if (await endRun(deps, e, 'agent_start_failed', message)) ended++;
     if (ended === 0) return;
   }
-}
-
-/** Ends a run that never started, with the terminal event followers stop on. */
-async function endQueuedRun(deps: LifecycleDeps, e: ExecutionRecord, message: string): Promise<boolean> {
-  const result = failureResult(e, 'agent_start_failed', message, deps.clock.now());
-  const finished = await deps.stores.executions.finishExecution(e, outcomeFromResult(result, iso(deps)));
-  if (!finished) return false;
-  await deps.stores.events.appendEvents(e.tenant, e.id, [
-    {
-      seq: (e.queued_events ?? 0) + 1,
-      type: 'result',
-      data: result as unknown as Record<string, unknown>,
-      created_at: iso(deps),
-    },
-  ]);
-  if (e.lease_session_id) await deps.stores.leases.releaseLease(e.tenant, e.agent, e.lease_session_id, e.id);
-  deps.signal.notify(e.id);
-  deps.signal.notify(finishedKey(e.id));
-  return true;
 }
 
 /** Manual Start: wake it unless it is already up. */

@@ -1,8 +1,7 @@
 import type { Task } from '@aws-sdk/client-ecs';
 import * as z from 'zod/mini';
 import { agentBecameHealthy, agentStartFailed, type LifecycleDeps, pumpAgent } from '../core/agent-lifecycle';
-import type { AgentRef } from './agent-fleet';
-import { agentResourceNames } from './ecs/names';
+import { agentOfStartedBy, agentResourceNames } from './ecs/names';
 import { AGENT_PORT } from './ecs/task-definition';
 import { describeStop, privateIp } from './ecs/task-state';
 
@@ -32,13 +31,6 @@ export interface TaskEventOptions {
   readonly pollIntervalMs: number;
 }
 
-/** `reprise/<stage>/<tenant>/<agent>`, as the fleet's RunTask sets startedBy (ecs/names.ts). */
-export function agentOfTask(stage: string, startedBy: string | undefined): AgentRef | null {
-  const parts = (startedBy ?? '').split('/');
-  if (parts.length !== 4 || parts[0] !== 'reprise' || parts[1] !== stage) return null;
-  return { tenant: parts[2]!, agent: parts[3]! };
-}
-
 /**
  * ECS tells the platform a task changed state, so no function waits for a Fargate start.
  * RUNNING on a starting agent → check /health, record the task (ARN, endpoint, token secret) on
@@ -54,7 +46,7 @@ export async function handleTaskStateChange(
   const parsed = TaskStateChange.safeParse(event);
   if (!parsed.success) return 'ignored: not a task state change';
   const task = parsed.data.detail;
-  const ref = agentOfTask(options.stage, task.startedBy);
+  const ref = agentOfStartedBy(options.stage, task.startedBy);
   if (!ref) return 'ignored: not an agent task of this stage';
   const agent = await deps.stores.agents.getAgent(ref.tenant, ref.agent);
   if (!agent) return 'ignored: agent gone';

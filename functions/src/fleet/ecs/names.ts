@@ -38,6 +38,13 @@ export function agentResourceNames(stage: string, { tenant, agent }: AgentRef): 
   };
 }
 
+/** The agent a task belongs to, read back from the `startedBy` above; null for any other task. */
+export function agentOfStartedBy(stage: string, startedBy: string | undefined): AgentRef | null {
+  const parts = (startedBy ?? '').split('/');
+  if (parts.length !== 4 || parts[0] !== 'reprise' || parts[1] !== stage) return null;
+  return { tenant: parts[2]!, agent: parts[3]! };
+}
+
 export const agentTags = (stage: string, { tenant, agent }: AgentRef) => [
   { key: 'reprise:stage', value: stage },
   { key: 'reprise:tenant', value: tenant },
