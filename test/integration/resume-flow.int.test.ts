@@ -79,11 +79,31 @@ describe('continue an execution as a chat (real CLI, scripted model)', () => {
     expect(res.body.response).toContain('kumquat');
   });
 
+  it('takes the next turn the moment the last one answered: its session is free, the head moved', async () => {
+    let previous: { id: string; claude_session_id: string } | null = null;
+    for (let i = 0; i < 4; i++) {
+      // No pause between turns: `?wait=` answers only once the lease is released and the head set.
+      const res = await turn(bob, {
+        message: `next ${i}`,
+        ...(previous ? { resume_session_id: previous.claude_session_id } : {}),
+        chat_session_id: chatId,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('success');
+      // A turn on the chat's head names the run that wrote that head.
+      if (previous) expect(res.body.resumed_from_execution_id).toBe(previous.id);
+      previous = res.body;
+    }
+    const chat = await bob.call('GET', `/api/chats/${chatId}`);
+    expect(chat.body.head_session_id).toBe(previous!.claude_session_id);
+  });
+
   it('returns 202 at once and streams the run without wait', async () => {
     const res = await bob.call('POST', '/api/agents/demo/task', { message: 'hello there' });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
-      status: 'queued',
+      // The agent is up with a free slot: the run is started in the same write that stores it.
+      status: 'running',
       events_url: `/api/executions/${res.body.execution_id}/events`,
     });
     expect(res.body.session_id).toMatch(/^[0-9a-f-]{36}$/);

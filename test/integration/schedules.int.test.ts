@@ -218,7 +218,8 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
     const res = await call('bob')('POST', `/api/schedules/${scheduleId}/run`);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({
-      status: 'queued',
+      // The agent is up with a free slot: the run is started in the same write that stores it.
+      status: 'running',
       events_url: `/api/executions/${res.body.execution_id}/events`,
     });
     expect(res.body.session_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -269,7 +270,7 @@ describe('scheduled runs (local cron, injected clock, real CLI)', () => {
       stores: {
         ...deps.stores,
         executions: Object.assign(Object.create(deps.stores.executions), {
-          createExecution: async () => {
+          createWrite: async () => {
             throw new Error('throttled');
           },
         }),

@@ -32,7 +32,7 @@ export type LifecycleDeps = Pick<
   'stores' | 'fleet' | 'agentClient' | 'dispatcher' | 'signal' | 'clock' | 'logger' | 'lifecycle'
 >;
 
-const config = (deps: LifecycleDeps): LifecycleConfig => ({
+export const lifecycleConfig = (deps: Pick<LifecycleDeps, 'lifecycle'>): LifecycleConfig => ({
   tenantMaxConcurrentRuns: deps.lifecycle?.tenantMaxConcurrentRuns ?? DEFAULT_TENANT_MAX_CONCURRENT_RUNS,
   startStaleMs: deps.lifecycle?.startStaleMs ?? DEFAULT_START_STALE_MS,
 });
@@ -95,7 +95,7 @@ async function startQueued(
   queue: ExecutionRecord[],
   agentMessages: Record<string, string>,
 ): Promise<void> {
-  const { tenantMaxConcurrentRuns } = config(deps);
+  const { tenantMaxConcurrentRuns } = lifecycleConfig(deps);
   for (let i = 0; i < queue.length; i++) {
     const e = queue[i]!;
     const refused = await deps.stores.agents.claimRunSlot(
@@ -109,7 +109,8 @@ async function startQueued(
       await markWaiting(deps, queue.slice(i), refused);
       return;
     }
-    const started = await deps.stores.executions.startQueued(e, iso(deps));
+    const handOver = deps.dispatcher.deliversOnce === true;
+    const started = await deps.stores.executions.startQueued(e, iso(deps), { handOver });
     if (!started) {
       // Cancelled, or another dispatcher started it first: give the slot to the next one.
       await deps.stores.agents.releaseRunSlot(agent.tenant, agent.name, iso(deps));
@@ -121,6 +122,7 @@ async function startQueued(
       execution: started,
       agent,
       claimed: true,
+      ...(handOver ? { runner_claimed: true } : {}),
       ...(agentMessages[e.id] === undefined ? {} : { agent_message: agentMessages[e.id] }),
     });
   }
@@ -148,7 +150,7 @@ async function markWaiting(deps: LifecycleDeps, runs: ExecutionRecord[], reason:
 }
 
 const isStale = (deps: LifecycleDeps, a: AgentRecord) =>
-  Date.parse(a.state_at ?? '1970-01-01T00:00:00Z') + config(deps).startStaleMs < deps.clock.now();
+  Date.parse(a.state_at ?? '1970-01-01T00:00:00Z') + lifecycleConfig(deps).startStaleMs < deps.clock.now();
 
 /**
  * Starts the agent unless someone else already is: the conditional write on the agent item picks

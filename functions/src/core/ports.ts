@@ -14,6 +14,11 @@ export interface DispatchJob {
    * Otherwise the job only says "something was queued": dispatch the agent's queue.
    */
   readonly claimed?: boolean;
+  /**
+   * With claimed, in-process only: the write that started the run also named its runner (a
+   * dispatcher that delivers once needs no claim against retries). Never sent remotely.
+   */
+  readonly runner_claimed?: boolean;
   /** Dispatch this agent's queue without a run of its own (settings changed, wake, task started). */
   readonly agent_queue?: string;
   /** With agent_queue: start the agent even if nothing is queued (POST /wake). */
@@ -27,6 +32,8 @@ export interface DispatchJob {
 
 export interface Dispatcher {
   dispatch(job: DispatchJob): Promise<void>;
+  /** Every job reaches exactly one runner call (in-process): no retries, no second delivery. */
+  readonly deliversOnce?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { TxWrite } from '../data/client';
 import type { ChatRecord } from '../data/stores/chats';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { AppError, ConflictError, NotFoundError } from '../lib/errors';
@@ -7,7 +8,9 @@ import { assertTaskOptionsSupported } from '../lib/runtime-options';
 import { sanitize } from '../lib/sanitizer';
 import type { ExecutionSource } from '../lib/schemas/executions';
 import type { TaskRequest } from '../lib/schemas/tasks';
+import { endRun } from '../runner/end-run';
 import { requireVisibleAgent } from './access';
+import { lifecycleConfig, maxRunsOf } from './agent-lifecycle';
 import type { CoreDeps } from './deps';
 import type { Identity } from './identity';
 import { assertWellFormedSessionId, passResumeGate } from './resume-gate';
@@ -32,7 +35,9 @@ export interface Submitted {
 /**
  * Runs a task (and every chat turn). The order is the contract: agent visible (404) → resume gate
  * (400/404) → transcript present when the agent is up (410) → lease (409 session_busy) → create →
- * dispatch (which wakes a sleeping agent). Nothing is written before every check has passed.
+ * dispatch (which wakes a sleeping agent). Nothing is written before every check has passed, and
+ * then everything at once: lease, idempotency key, run, chat entry and — when the agent is up with
+ * a free slot and nobody queued ahead — the run slot, so the run goes straight to its runner.
  */
 export async function submitTask(
   deps: CoreDeps,
@@ -42,7 +47,13 @@ export async function submitTask(
   opts: SubmitOptions = {},
 ): Promise<Submitted> {
   const { stores } = deps;
-  const agent = await requireVisibleAgent(stores, who, agentName);
+  // Independent reads, one round trip: the agent (its 404 comes first), the chat, and whether a
+  // run of the agent waits in its queue (a new run may not start ahead of it).
+  const [agent, chatItem, queuedAhead] = await Promise.all([
+    requireVisibleAgent(stores, who, agentName),
+    body.chat_session_id ? stores.chats.getChat(who.tenant, body.chat_session_id) : null,
+    stores.executions.hasQueuedRuns(who.tenant, agentName),
+  ]);
   assertTaskOptionsSupported(agent.runtime, body);
   const keyHash = opts.idempotencyKey ? sha256(opts.idempotencyKey) : null;
   // The same key means the same request (IETF Idempotency-Key draft): agent and body must match.
@@ -52,26 +63,27 @@ export async function submitTask(
     if (replay) return replay;
   }
 
-  const chat = body.chat_session_id
-    ? await requireOwnChat(deps, who, agent.name, body.chat_session_id)
-    : null;
+  const chat = body.chat_session_id ? ownChat(chatItem, who, agent.name) : null;
   // Present means "resume this", even when empty: "" is a malformed id (400), never a fresh run.
   const resumeId = body.resume_session_id ?? chat?.head_session_id ?? undefined;
   if (resumeId !== undefined) assertWellFormedSessionId(resumeId);
-  // The gate and the transcript check are independent reads: one round trip, not two. A sleeping
-  // agent is woken by the dispatch below; only an agent that is up can say now whether the
-  // transcript exists (410), otherwise the run checks it when it starts (session_expired).
+  // The head of the caller's own chat was written by that chat's turns: it passes the gate by
+  // definition, and the chat names the run that wrote it.
+  const headOfOwnChat = chat?.head_execution_id && resumeId === chat.head_session_id ? chat : null;
+  // Independent again: the gate, and the transcript (only an agent that is up can say now whether
+  // it exists — 410 — otherwise the run checks it when it starts: session_expired).
   const [owners, { endpoint, transcript }] = await Promise.all([
-    resumeId !== undefined ? passResumeGate(stores.executions, who, agent.name, resumeId) : [],
+    resumeId !== undefined && !headOfOwnChat
+      ? passResumeGate(stores.executions, who, agent.name, resumeId)
+      : [],
     (async () => {
-      if (!resumeId) return { endpoint: null, transcript: null };
       const endpoint = await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }, agent);
-      return {
-        endpoint,
-        transcript: endpoint ? await deps.agentClient.sessionState(endpoint, resumeId) : null,
-      };
+      const transcript =
+        endpoint && resumeId ? await deps.agentClient.sessionState(endpoint, resumeId) : null;
+      return { endpoint, transcript };
     })(),
   ]);
+  // Only after the gate, whose 404 comes first: an unknown id must tell no more than a foreign one.
   if (transcript === 'missing') {
     throw new AppError(410, 'session_expired', 'The transcript of that session is gone; start a fresh chat');
   }
@@ -81,15 +93,8 @@ export async function submitTask(
   // A fork only reads the session it starts from, so many chats may branch from one execution at
   // once; a plain resume appends to it and must be the only writer.
   const leased = resumeId && !fork ? resumeId : null;
-  if (
-    leased &&
-    !(await stores.leases.acquireLease(who.tenant, agent.name, leased, id, LEASE_TTL_MS, deps.clock.now()))
-  ) {
-    throw new ConflictError('Another turn is writing to this session right now', 'session_busy');
-  }
-
   const chatId = chat?.id ?? (body.start_chat ? ulid(deps.clock.now()) : null);
-  const execution: ExecutionRecord = {
+  const queued: ExecutionRecord = {
     tenant: who.tenant,
     id,
     agent: agent.name,
@@ -108,7 +113,7 @@ export async function submitTask(
     // New sessions get their id now, so even a run that crashes at once can be continued.
     claude_session_id: resumeId ? (fork ? null : resumeId) : uuid(),
     resumed_session_id: resumeId ?? null,
-    resumed_from_execution_id: owners[0]?.execution_id ?? null,
+    resumed_from_execution_id: headOfOwnChat?.head_execution_id ?? owners[0]?.execution_id ?? null,
     chat_session_id: chatId,
     forked: fork,
     cost_usd: null,
@@ -130,35 +135,81 @@ export async function submitTask(
     lease_session_id: leased,
     ...(resumeId && !endpoint ? { verify_session: true } : {}),
   };
+  // Started at once: marked running with its slot taken in the same write. An in-process
+  // dispatcher hands each job to exactly one runner, so that write names the runner too.
+  const startNow = endpoint !== null && agent.state === 'running' && !queuedAhead;
+  const handOver = deps.dispatcher.deliversOnce === true;
+  const started: ExecutionRecord = {
+    ...queued,
+    status: 'running',
+    started_at: now,
+    ...(handOver ? { runner_at: now } : {}),
+  };
+
+  const writes = async (e: ExecutionRecord, withSlot: boolean): Promise<TxWrite[]> => [
+    ...(keyHash
+      ? [stores.idempotency.claimWrite(who.tenant, who.user_id, keyHash, bodyHash, id, deps.clock.now())]
+      : []),
+    ...(leased
+      ? [stores.leases.acquireWrite(who.tenant, agent.name, leased, id, LEASE_TTL_MS, deps.clock.now())]
+      : []),
+    await stores.executions.createWrite(e),
+    ...(chat
+      ? stores.chats.addTurnWrites(chat, id, now)
+      : chatId
+        ? chatStartWrites(deps, who, e, chatId, now)
+        : []),
+    ...(withSlot
+      ? stores.agents.runSlotWrites(
+          agent,
+          maxRunsOf(agent),
+          lifecycleConfig(deps).tenantMaxConcurrentRuns,
+          now,
+          {
+            whileRunning: true,
+          },
+        )
+      : []),
+  ];
+  const keyAt = keyHash ? 0 : -1;
+  const leaseAt = leased ? (keyHash ? 1 : 0) : -1;
+  let execution = startNow ? started : queued;
+  let failed = await stores.writeAll(await writes(execution, startNow));
+  if (failed && !failed[keyAt] && !failed[leaseAt] && startNow) {
+    // The slot went to someone else meanwhile (or the agent began to stop): queue it instead.
+    execution = queued;
+    failed = await stores.writeAll(await writes(execution, false));
+  }
+  if (failed?.[keyAt]) {
+    // A concurrent request with the same key won the claim; answer with its execution instead.
+    const replay = await findReplay(deps, who, keyHash!, bodyHash);
+    if (replay) return replay;
+    throw new ConflictError('A request with this Idempotency-Key is still being accepted; retry shortly');
+  }
+  if (failed?.[leaseAt]) {
+    throw new ConflictError('Another turn is writing to this session right now', 'session_busy');
+  }
+  if (failed) throw new Error('The run could not be stored');
+
+  const message = execution.message === body.message ? {} : { agent_message: body.message };
+  if (execution.status === 'queued') {
+    await deps.dispatcher.dispatch({ tenant: who.tenant, execution_id: id, execution, agent, ...message });
+    return { execution, chat_session_id: chatId, replayed: false };
+  }
   try {
-    if (
-      keyHash &&
-      !(await stores.idempotency.claimKey(who.tenant, who.user_id, keyHash, bodyHash, id, deps.clock.now()))
-    ) {
-      // A concurrent request with the same key won the claim; answer with its execution instead.
-      if (leased) await stores.leases.releaseLease(who.tenant, agent.name, leased, id);
-      const replay = await findReplay(deps, who, keyHash, bodyHash);
-      if (replay) return replay;
-      throw new ConflictError('A request with this Idempotency-Key is still being accepted; retry shortly');
-    }
-    // The run and its chat entry are separate items: written at once, dispatched once both are in.
-    await Promise.all([
-      stores.executions.createExecution(execution),
-      chat
-        ? stores.chats.addTurn(chat, id, now)
-        : chatId
-          ? startChat(deps, who, execution, chatId, now)
-          : null,
-    ]);
     await deps.dispatcher.dispatch({
       tenant: who.tenant,
       execution_id: id,
       execution,
       agent,
-      ...(execution.message === body.message ? {} : { agent_message: body.message }),
+      claimed: true,
+      ...(handOver ? { runner_claimed: true } : {}),
+      ...message,
     });
   } catch (e) {
-    if (leased) await stores.leases.releaseLease(who.tenant, agent.name, leased, id);
+    // Nobody will run it: end it now and give its slot back, rather than leave it `running`.
+    await endRun(deps, execution, 'internal', 'The run could not be handed to a runner');
+    await stores.agents.releaseRunSlot(who.tenant, agent.name, new Date(deps.clock.now()).toISOString());
     throw e;
   }
   return { execution, chat_session_id: chatId, replayed: false };
@@ -186,41 +237,39 @@ async function findReplay(
   return existing ? { execution: existing, chat_session_id: existing.chat_session_id, replayed: true } : null;
 }
 
-async function requireOwnChat(
-  deps: CoreDeps,
-  who: Identity,
-  agent: string,
-  chatId: string,
-): Promise<ChatRecord> {
-  const chat = await deps.stores.chats.getChat(who.tenant, chatId);
+/** A chat named by the request: it must be the caller's own on this agent (404 otherwise). */
+function ownChat(chat: ChatRecord | null, who: Identity, agent: string): ChatRecord {
   if (!chat || chat.agent !== agent || chat.owner_user_id !== who.user_id) throw new NotFoundError('Chat');
   return chat;
 }
 
-async function startChat(deps: CoreDeps, who: Identity, e: ExecutionRecord, chatId: string, now: string) {
-  await deps.stores.chats.createChat(
-    {
-      tenant: who.tenant,
-      id: chatId,
-      agent: e.agent,
-      owner_user_id: who.user_id,
-      title: e.message.replace(/\s+/g, ' ').trim().slice(0, 80),
-      head_session_id: e.claude_session_id,
-      head_execution_id: null,
-      resumed_from_execution_id: e.resumed_from_execution_id,
-      turns: 1,
-      created_at: now,
-      updated_at: now,
-    },
-    e.id,
-  );
-  if (e.resumed_from_execution_id) {
-    await deps.stores.executions.addContinuation(
-      who.tenant,
-      e.resumed_from_execution_id,
-      chatId,
-      who.user_id,
-      now,
-    );
-  }
+/** A new chat, its first turn and, when it continues an execution, the note on that execution. */
+function chatStartWrites(deps: CoreDeps, who: Identity, e: ExecutionRecord, chatId: string, now: string) {
+  const chat: ChatRecord = {
+    tenant: who.tenant,
+    id: chatId,
+    agent: e.agent,
+    owner_user_id: who.user_id,
+    title: e.message.replace(/\s+/g, ' ').trim().slice(0, 80),
+    head_session_id: e.claude_session_id,
+    head_execution_id: null,
+    resumed_from_execution_id: e.resumed_from_execution_id,
+    turns: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  return [
+    ...deps.stores.chats.createWrites(chat, e.id),
+    ...(e.resumed_from_execution_id
+      ? [
+          deps.stores.executions.continuationWrite(
+            who.tenant,
+            e.resumed_from_execution_id,
+            chatId,
+            who.user_id,
+            now,
+          ),
+        ]
+      : []),
+  ];
 }

@@ -1,5 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 
 /** The table handle every store takes: one document client per process, created at cold start. */
 export interface Db {
@@ -39,6 +43,33 @@ export async function applied(write: Promise<unknown>): Promise<boolean> {
   } catch (e) {
     if (isConditionFailure(e)) return false;
     throw e;
+  }
+}
+
+/** One write of a transaction: a Put, Update, Delete or ConditionCheck. */
+export type TxWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Another transaction touched one of the items at the same moment: retried, it goes through. */
+const CONFLICT_RETRIES = 3;
+
+/**
+ * Writes every item or none, in one round trip. Null when written; otherwise, per item in the
+ * order given, whether its condition failed. A pure conflict with a concurrent transaction (no
+ * condition failed) is retried a few times before it is thrown.
+ */
+export async function writeAll(db: Db, items: TxWrite[]): Promise<boolean[] | null> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.doc.send(new TransactWriteCommand({ TransactItems: items }));
+      return null;
+    } catch (e) {
+      if (!(e instanceof Error) || e.name !== 'TransactionCanceledException') throw e;
+      const reasons = (e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+      const failed = items.map((_, i) => reasons[i]?.Code === 'ConditionalCheckFailed');
+      if (failed.some(Boolean)) return failed;
+      if (attempt >= CONFLICT_RETRIES) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+    }
   }
 }
 

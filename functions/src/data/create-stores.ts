@@ -1,4 +1,4 @@
-import type { Db } from './client';
+import { type Db, type TxWrite, writeAll } from './client';
 import type { PayloadStore } from './payloads/payload-store';
 import {
   AgentStore,
@@ -22,6 +22,8 @@ export interface Stores {
   readonly leases: LeaseStore;
   readonly schedules: ScheduleStore;
   readonly users: UserStore;
+  /** Writes items of several stores at once, all or none (see `writeAll`). */
+  writeAll(items: TxWrite[]): Promise<boolean[] | null>;
 }
 
 /** `payloads` holds what does not fit an item (S3 in AWS, a folder locally). */
@@ -36,5 +38,6 @@ export function createStores(db: Db, payloads: PayloadStore): Stores {
     leases: new LeaseStore(db),
     schedules: new ScheduleStore(db),
     users: new UserStore(db),
+    writeAll: (items) => writeAll(db, items),
   };
 }

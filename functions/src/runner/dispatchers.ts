@@ -6,6 +6,7 @@ import type { Logger } from '../lib/log';
 export function inProcessDispatcher(run: (job: DispatchJob) => Promise<void>, logger: Logger) {
   const running = new Set<Promise<void>>();
   const dispatcher: Dispatcher & { drain(): Promise<void> } = {
+    deliversOnce: true,
     async dispatch(job) {
       const p: Promise<void> = Promise.resolve()
         .then(() => run(job))

@@ -1,7 +1,6 @@
 import { type LifecycleDeps, pumpAgent } from '../core/agent-lifecycle';
 import { type DispatchJob, finishedKey } from '../core/ports';
 import { LEASE_TTL_MS } from '../core/tasks';
-import type { AgentRecord } from '../data/stores/agents';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { isTerminal } from '../data/stores/execution-record';
 import type { ExecutionOutcome } from '../data/stores/executions';
@@ -38,8 +37,21 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
       });
     return;
   }
+  // Lambda retries an async invoke after a crash or timeout (and may deliver one twice): a run is
+  // handed to one runner only, and only that one gives its slot back; the dead-letter consumer and
+  // the sweeper end one whose runner died.
+  if (!job.runner_claimed) {
+    const taken = { execution_id: e.id };
+    if (e.runner_at) return deps.logger.info('runner: already handed to a runner; retry ignored', taken);
+    if (!isTerminal(e.status)) {
+      const claimed = await deps.stores.executions.claimRunner(e, new Date(deps.clock.now()).toISOString());
+      if (claimed.claim === 'taken')
+        return deps.logger.info('runner: already handed to a runner; retry ignored', taken);
+      if (claimed.claim === 'ended') e.status = claimed.status;
+    }
+  }
   try {
-    await runClaimed(deps, e, job.agent_message, job.agent);
+    await runClaimed(deps, e, job);
   } finally {
     // The slot goes back and the next queued run of this agent starts: no process waits for it.
     await deps.stores.agents.releaseRunSlot(e.tenant, e.agent, new Date(deps.clock.now()).toISOString());
@@ -57,13 +69,9 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
  * with a conditional update (cancel wins races), advances the chat and frees the session lease —
  * whatever happens to the agent on the way.
  */
-async function runClaimed(
-  deps: RunnerDeps,
-  e: ExecutionRecord,
-  agentMessage?: string,
-  known?: AgentRecord,
-): Promise<void> {
+async function runClaimed(deps: RunnerDeps, e: ExecutionRecord, job: DispatchJob): Promise<void> {
   const { stores, clock } = deps;
+  let leaseHeld = e.lease_session_id !== null;
   const log = deps.logger.child({ tenant: e.tenant, execution_id: e.id });
   // The platform's queued status events come first; the agent's follow them.
   const writer = new EventWriter(
@@ -76,14 +84,11 @@ async function runClaimed(
     e.queued_events ?? 0,
   );
   try {
+    // Cancelled before it started: nothing to run, its lease and slot go back.
     if (isTerminal(e.status)) return;
-    // Lambda retries an async invoke after a crash or timeout (and may deliver one twice): a run is
-    // handed to one runner only; the dead-letter consumer and the sweeper end one that died.
-    if (!(await stores.executions.claimRunner(e, new Date(clock.now()).toISOString())))
-      return log.info('runner: already handed to a runner; retry ignored');
     // The agent item records where its server listens (AWS): one read, no fleet lookup — none when
     // the dispatcher in this process just read it.
-    const agent = known ?? (await stores.agents.getAgent(e.tenant, e.agent));
+    const agent = job.agent ?? (await stores.agents.getAgent(e.tenant, e.agent));
     const endpoint = agent && (await deps.fleet.endpoint({ tenant: e.tenant, agent: e.agent }, agent));
     const result = !endpoint
       ? failureResult(
@@ -99,10 +104,21 @@ async function runClaimed(
             'The transcript of that session is gone; start a fresh chat',
             clock.now(),
           )
-        : await stream(deps, e, endpoint, writer, new AbortController(), agentMessage);
+        : await stream(deps, e, endpoint, writer, new AbortController(), job.agent_message);
     const outcome = outcomeFromResult(result, new Date(clock.now()).toISOString());
-    const finished = await finishSafely(deps, e, outcome, log);
-    // Waiters (`?wait=`) only need the stored status: wake them before the bookkeeping below.
+    const sessionUsable = !['session_not_found', 'session_expired', 'session_busy'].includes(
+      result.error?.code ?? '',
+    );
+    // The turn is over on the agent: the outcome, the chat's new head and the free session are
+    // written together, so whoever hears "finished" may send the next turn at once.
+    const [finished] = await Promise.all([
+      finishSafely(deps, e, outcome, log),
+      e.chat_session_id && outcome.claude_session_id && sessionUsable
+        ? stores.chats.advanceHead(e.tenant, e.chat_session_id, outcome.claude_session_id, e.id)
+        : null,
+      leaseHeld ? releaseLease(deps, e) : null,
+    ]);
+    leaseHeld = false;
     deps.signal.notify(finishedKey(e.id));
     // Followers end on the result event, so it must tell the stored truth: when a cancel won the
     // race, say so rather than what the agent reported.
@@ -111,20 +127,17 @@ async function runClaimed(
       stored ? { ...result, status: stored.status as typeof result.status, error: stored.error } : result,
     );
     await writer.flush();
-    const sessionUsable = !['session_not_found', 'session_expired', 'session_busy'].includes(
-      result.error?.code ?? '',
-    );
-    if (e.chat_session_id && outcome.claude_session_id && sessionUsable) {
-      await stores.chats.advanceHead(e.tenant, e.chat_session_id, outcome.claude_session_id, e.id);
-    }
     log.info('runner: finished', { status: finished ? outcome.status : 'already_terminal' });
   } finally {
     await writer.flush();
-    if (e.lease_session_id) await stores.leases.releaseLease(e.tenant, e.agent, e.lease_session_id, e.id);
+    if (leaseHeld) await releaseLease(deps, e);
     deps.signal.notify(e.id);
     deps.signal.notify(finishedKey(e.id));
   }
 }
+
+const releaseLease = (deps: RunnerDeps, e: ExecutionRecord) =>
+  deps.stores.leases.releaseLease(e.tenant, e.agent, e.lease_session_id!, e.id);
 
 /**
  * Writes the outcome; if that fails (storage refused it), ends the run anyway with a small failed

@@ -1,15 +1,8 @@
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConflictError } from '../../lib/errors';
 import type { Runtime } from '../../lib/schemas/agents';
 import type { Db } from '../client';
-import { applied, isConditionFailure, recordOf } from '../client';
+import { applied, isConditionFailure, recordOf, type TxWrite, writeAll } from '../client';
 import { keys } from '../keys';
 
 /**
@@ -185,57 +178,62 @@ export class AgentStore {
   }
 
   /**
-   * Takes one run slot on the agent and one on its tenant in one transaction: the agent must not
-   * be stopping and below its max_concurrent_runs, the tenant below its cap. Null when it worked.
+   * The two writes that take one run slot on the agent and one on its tenant: the agent must not
+   * be stopping (with `whileRunning`: must be `running`) and below its max_concurrent_runs, the
+   * tenant below its cap. Always written together, so a slot is never taken half.
    */
+  runSlotWrites(
+    agent: AgentRecord,
+    max: number,
+    tenantCap: number,
+    at: string,
+    opts: { whileRunning?: boolean } = {},
+  ): [TxWrite, TxWrite] {
+    const state = opts.whileRunning
+      ? '#state = :running'
+      : '(attribute_not_exists(#state) OR #state <> :stopping)';
+    return [
+      {
+        Update: {
+          TableName: this.db.table,
+          Key: keys.agent(agent.tenant, agent.name),
+          UpdateExpression:
+            'SET running_count = if_not_exists(running_count, :zero) + :one, last_active_at = :at',
+          ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(running_count) OR running_count < :max) AND ${state}`,
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':zero': 0,
+            ':one': 1,
+            ':max': max,
+            ':at': at,
+            ...(opts.whileRunning ? { ':running': 'running' } : { ':stopping': 'stopping' }),
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: this.db.table,
+          Key: keys.tenantRunSlots(agent.tenant),
+          UpdateExpression: 'SET running = if_not_exists(running, :zero) + :one',
+          ConditionExpression: 'attribute_not_exists(running) OR running < :cap',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':cap': tenantCap },
+        },
+      },
+    ];
+  }
+
+  /** Takes a run slot (see runSlotWrites). Null when it worked, else what refused it. */
   async claimRunSlot(
     agent: AgentRecord,
     max: number,
     tenantCap: number,
     at: string,
   ): Promise<SlotRefusal | null> {
-    try {
-      await this.db.doc.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.db.table,
-                Key: keys.agent(agent.tenant, agent.name),
-                UpdateExpression:
-                  'SET running_count = if_not_exists(running_count, :zero) + :one, last_active_at = :at',
-                ConditionExpression:
-                  'attribute_exists(pk) AND (attribute_not_exists(running_count) OR running_count < :max) AND (attribute_not_exists(#state) OR #state <> :stopping)',
-                ExpressionAttributeNames: { '#state': 'state' },
-                ExpressionAttributeValues: {
-                  ':zero': 0,
-                  ':one': 1,
-                  ':max': max,
-                  ':at': at,
-                  ':stopping': 'stopping',
-                },
-              },
-            },
-            {
-              Update: {
-                TableName: this.db.table,
-                Key: keys.tenantRunSlots(agent.tenant),
-                UpdateExpression: 'SET running = if_not_exists(running, :zero) + :one',
-                ConditionExpression: 'attribute_not_exists(running) OR running < :cap',
-                ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':cap': tenantCap },
-              },
-            },
-          ],
-        }),
-      );
-      return null;
-    } catch (e) {
-      if (!isConditionFailure(e)) throw e;
-      const reasons = (e as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-      const current = await this.getAgent(agent.tenant, agent.name);
-      if (reasons[0]?.Code === 'ConditionalCheckFailed' && current?.state === 'stopping') return 'agent';
-      return 'capacity';
-    }
+    const failed = await writeAll(this.db, this.runSlotWrites(agent, max, tenantCap, at));
+    if (!failed) return null;
+    const current = await this.getAgent(agent.tenant, agent.name);
+    if (failed[0] && current?.state === 'stopping') return 'agent';
+    return 'capacity';
   }
 
   /** Gives a slot back (agent and tenant); never below zero. Marks the agent active now. */

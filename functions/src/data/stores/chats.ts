@@ -1,6 +1,6 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../client';
-import { applied, recordOf } from '../client';
+import { applied, recordOf, type TxWrite } from '../client';
 import { keys } from '../keys';
 
 export interface ChatRecord {
@@ -29,45 +29,38 @@ const listKeys = (c: Pick<ChatRecord, 'tenant' | 'agent' | 'owner_user_id' | 'id
 export class ChatStore {
   constructor(private readonly db: Db) {}
 
-  /** The chat and its first turn, atomically. */
-  async createChat(chat: ChatRecord, firstExecutionId: string): Promise<void> {
-    await this.db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.db.table,
-              Item: {
-                ...keys.chat(chat.tenant, chat.id),
-                type: 'chat',
-                ...listKeys(chat, chat.updated_at),
-                ...chat,
-              },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+  /** The chat and its first turn: written together (with the run that is that turn). */
+  createWrites(chat: ChatRecord, firstExecutionId: string): TxWrite[] {
+    return [
+      {
+        Put: {
+          TableName: this.db.table,
+          Item: {
+            ...keys.chat(chat.tenant, chat.id),
+            type: 'chat',
+            ...listKeys(chat, chat.updated_at),
+            ...chat,
           },
-          { Put: { TableName: this.db.table, Item: this.turnItem(chat.tenant, chat.id, firstExecutionId) } },
-        ],
-      }),
-    );
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      { Put: { TableName: this.db.table, Item: this.turnItem(chat.tenant, chat.id, firstExecutionId) } },
+    ];
   }
 
-  async addTurn(chat: ChatRecord, executionId: string, at: string): Promise<void> {
-    await this.db.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          { Put: { TableName: this.db.table, Item: this.turnItem(chat.tenant, chat.id, executionId) } },
-          {
-            Update: {
-              TableName: this.db.table,
-              Key: keys.chat(chat.tenant, chat.id),
-              UpdateExpression: 'SET turns = turns + :one, updated_at = :at, gsi1sk = :s, gsi2sk = :s',
-              ExpressionAttributeValues: { ':one': 1, ':at': at, ':s': `${at}#${chat.id}` },
-            },
-          },
-        ],
-      }),
-    );
+  /** One more turn on a chat: its entry and the chat's count and position in the lists. */
+  addTurnWrites(chat: ChatRecord, executionId: string, at: string): TxWrite[] {
+    return [
+      { Put: { TableName: this.db.table, Item: this.turnItem(chat.tenant, chat.id, executionId) } },
+      {
+        Update: {
+          TableName: this.db.table,
+          Key: keys.chat(chat.tenant, chat.id),
+          UpdateExpression: 'SET turns = turns + :one, updated_at = :at, gsi1sk = :s, gsi2sk = :s',
+          ExpressionAttributeValues: { ':one': 1, ':at': at, ':s': `${at}#${chat.id}` },
+        },
+      },
+    ];
   }
 
   private turnItem(tenant: string, chatId: string, executionId: string) {

@@ -43,6 +43,8 @@ export interface ExecutionRecord {
   waiting_for?: WaitingFor | null;
   /** How many queued status events were stored; the runner's events follow them. */
   queued_events?: number;
+  /** When a runner took the run (Lambda may deliver a job twice: only one runner gets it). */
+  readonly runner_at?: string;
   /** The agent was asleep at submit, so the resumed transcript is checked when the run starts. */
   readonly verify_session?: boolean;
 }

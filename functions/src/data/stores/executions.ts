@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExecutionSource, ExecutionStatus } from '../../lib/schemas/executions';
 import type { Db } from '../client';
-import { applied, isConditionFailure, recordOf } from '../client';
+import { applied, isConditionFailure, recordOf, type TxWrite } from '../client';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { keys } from '../keys';
 import type { PayloadStore } from '../payloads/payload-store';
@@ -77,7 +77,8 @@ export class ExecutionStore {
     };
   }
 
-  async createExecution(e: ExecutionRecord): Promise<void> {
+  /** The put that creates a run (fields too large for an item stored aside first). */
+  async createWrite(e: ExecutionRecord): Promise<TxWrite> {
     const { message, options, response, tool_calls } = e;
     const large = await spill(this.payloads, payloadPrefix(e.tenant, e.id), {
       message,
@@ -85,13 +86,18 @@ export class ExecutionStore {
       response,
       tool_calls,
     });
-    await this.db.doc.send(
-      new PutCommand({
+    return {
+      Put: {
         TableName: this.db.table,
         Item: { ...keys.execution(e.tenant, e.id), type: 'execution', ...this.indexKeys(e), ...e, ...large },
         ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+      },
+    };
+  }
+
+  async createExecution(e: ExecutionRecord): Promise<void> {
+    const { Put } = await this.createWrite(e);
+    await this.db.doc.send(new PutCommand(Put!));
   }
 
   async getExecution(tenant: string, id: string): Promise<ExecutionRecord | null> {
@@ -202,6 +208,21 @@ export class ExecutionStore {
     return (out.Items ?? []).map(toRecord);
   }
 
+  /** Is any run of this agent waiting in its queue? (A new run may not start ahead of it.) */
+  async hasQueuedRuns(tenant: string, agent: string): Promise<boolean> {
+    const out = await this.db.doc.send(
+      new QueryCommand({
+        TableName: this.db.table,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :p',
+        ExpressionAttributeValues: { ':p': keys.executionsOfAgentByStatus(tenant, agent, 'queued') },
+        ProjectionExpression: 'id',
+        Limit: 1,
+      }),
+    );
+    return (out.Items ?? []).length > 0;
+  }
+
   /**
    * Records what a queued run now waits for. Returns the sequence number for the status event
    * that tells followers, or null when it was already recorded (or the run left the queue).
@@ -228,17 +249,21 @@ export class ExecutionStore {
     }
   }
 
-  /** queued → running for the dispatcher, returning the record as stored (null if it left the queue). */
+  /**
+   * queued → running for the dispatcher, returning the record as stored (null if it left the
+   * queue). `handOver`: the same write names the runner (a dispatcher that delivers once).
+   */
   async startQueued(
     e: Pick<ExecutionRecord, 'tenant' | 'id' | 'agent'>,
     startedAt: string,
+    opts: { handOver?: boolean } = {},
   ): Promise<ExecutionRecord | null> {
     try {
       const out = await this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.table,
           Key: keys.execution(e.tenant, e.id),
-          UpdateExpression: 'SET #status = :running, gsi2pk = :g2, started_at = :at, waiting_for = :null',
+          UpdateExpression: `SET #status = :running, gsi2pk = :g2, started_at = :at, waiting_for = :null${opts.handOver ? ', runner_at = :at' : ''}`,
           ConditionExpression: '#status = :queued',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -278,9 +303,13 @@ export class ExecutionStore {
 
   /**
    * Hands a started run to one runner: Lambda may retry an async invoke or deliver it twice, and a
-   * turn must never run twice. False when a runner already has it.
+   * turn must never run twice. `taken` when a runner already has it; `ended` (with the stored
+   * status) when it ended before any runner took it, e.g. cancelled — its slot and lease go back.
    */
-  async claimRunner(e: Pick<ExecutionRecord, 'tenant' | 'id'>, at: string): Promise<boolean> {
+  async claimRunner(
+    e: Pick<ExecutionRecord, 'tenant' | 'id'>,
+    at: string,
+  ): Promise<{ claim: 'claimed' | 'taken' } | { claim: 'ended'; status: ExecutionStatus }> {
     try {
       await this.db.doc.send(
         new UpdateCommand({
@@ -290,12 +319,15 @@ export class ExecutionStore {
           ConditionExpression: '#status = :running AND attribute_not_exists(runner_at)',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: { ':at': at, ':running': 'running' },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
-      return true;
+      return { claim: 'claimed' };
     } catch (err) {
-      if (isConditionFailure(err)) return false;
-      throw err;
+      if (!isConditionFailure(err)) throw err;
+      const item = (err as { Item?: Record<string, unknown> }).Item;
+      if (!item || item.runner_at !== undefined) return { claim: 'taken' };
+      return { claim: 'ended', status: item.status as ExecutionStatus };
     }
   }
 
@@ -362,15 +394,16 @@ export class ExecutionStore {
     );
   }
 
-  async addContinuation(
+  /** Records that a chat continues this execution (written with the chat's first turn). */
+  continuationWrite(
     tenant: string,
     executionId: string,
     chatId: string,
     ownerUserId: string,
     at: string,
-  ) {
-    await this.db.doc.send(
-      new PutCommand({
+  ): TxWrite {
+    return {
+      Put: {
         TableName: this.db.table,
         Item: {
           ...keys.continuation(tenant, executionId, chatId),
@@ -378,8 +411,8 @@ export class ExecutionStore {
           owner_user_id: ownerUserId,
           created_at: at,
         },
-      }),
-    );
+      },
+    };
   }
 
   /**

@@ -1,6 +1,5 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Db } from '../client';
-import { applied } from '../client';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Db, TxWrite } from '../client';
 import { keys } from '../keys';
 
 const WINDOW_SECONDS = 24 * 3600;
@@ -29,28 +28,26 @@ export class IdempotencyStore {
     };
   }
 
-  /** False when the key was already claimed (a concurrent replay won). */
-  async claimKey(
+  /** The conditional put that claims a key for an execution (part of the run's accept write). */
+  claimWrite(
     tenant: string,
     userId: string,
     keyHash: string,
     bodyHash: string,
     executionId: string,
     nowMs: number,
-  ) {
-    return applied(
-      this.db.doc.send(
-        new PutCommand({
-          TableName: this.db.table,
-          Item: {
-            ...keys.idempotency(tenant, userId, keyHash),
-            execution_id: executionId,
-            body_hash: bodyHash,
-            expires_at: Math.floor(nowMs / 1000) + WINDOW_SECONDS,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
-    );
+  ): TxWrite {
+    return {
+      Put: {
+        TableName: this.db.table,
+        Item: {
+          ...keys.idempotency(tenant, userId, keyHash),
+          execution_id: executionId,
+          body_hash: bodyHash,
+          expires_at: Math.floor(nowMs / 1000) + WINDOW_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
   }
 }

@@ -1,6 +1,6 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Db } from '../client';
-import { applied } from '../client';
+import { applied, type TxWrite } from '../client';
 import { keys } from '../keys';
 
 const expiry = (now: number, ttlMs: number) => Math.ceil((now + ttlMs) / 1000);
@@ -12,17 +12,28 @@ const expiry = (now: number, ttlMs: number) => Math.ceil((now + ttlMs) / 1000);
 export class LeaseStore {
   constructor(private readonly db: Db) {}
 
+  /** The conditional put that takes the lease: alone, or as part of a run's accept write. */
+  acquireWrite(
+    tenant: string,
+    agent: string,
+    session: string,
+    holder: string,
+    ttlMs: number,
+    now: number,
+  ): TxWrite {
+    return {
+      Put: {
+        TableName: this.db.table,
+        Item: { ...keys.lease(tenant, agent, session), holder, expires_at: expiry(now, ttlMs) },
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now OR holder = :h',
+        ExpressionAttributeValues: { ':now': Math.floor(now / 1000), ':h': holder },
+      },
+    };
+  }
+
   acquireLease(tenant: string, agent: string, session: string, holder: string, ttlMs: number, now: number) {
-    return applied(
-      this.db.doc.send(
-        new PutCommand({
-          TableName: this.db.table,
-          Item: { ...keys.lease(tenant, agent, session), holder, expires_at: expiry(now, ttlMs) },
-          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now OR holder = :h',
-          ExpressionAttributeValues: { ':now': Math.floor(now / 1000), ':h': holder },
-        }),
-      ),
-    );
+    const { Put } = this.acquireWrite(tenant, agent, session, holder, ttlMs, now);
+    return applied(this.db.doc.send(new PutCommand(Put!)));
   }
 
   renewLease(tenant: string, agent: string, session: string, holder: string, ttlMs: number, now: number) {
