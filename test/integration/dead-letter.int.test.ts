@@ -64,7 +64,7 @@ describe('the runner dead-letter consumer', () => {
 });
 
 describe('a retried runner invoke', () => {
-  it('never plays a started turn a second time nor frees its lease', async () => {
+  it('never plays a started turn a second time nor frees its lease or run slot', async () => {
     const first = await bob.call('POST', '/api/agents/demo/task?wait=25', { message: 'hello' });
     const session = first.body.claude_session_id;
     const turn = await bob.call('POST', '/api/agents/demo/task', {
@@ -79,6 +79,8 @@ describe('a retried runner invoke', () => {
     // What Lambda would deliver again after a crash or a duplicate delivery: ids only.
     await runExecution(stack.platform.core, { tenant: 'acme', execution_id: turn.body.execution_id });
     expect(runs()).toHaveLength(1);
+    // The slot stays the first runner's: the retry gives back nothing it did not take.
+    expect((await stack.platform.core.stores.agents.getAgent('acme', 'demo'))?.running_count).toBe(1);
     const busy = await bob.call('POST', '/api/agents/demo/task', {
       message: 'recap',
       resume_session_id: session,
