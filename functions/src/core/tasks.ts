@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TxWrite } from '../data/client';
+import type { AgentRecord } from '../data/stores/agents';
 import type { ChatRecord } from '../data/stores/chats';
 import type { ExecutionRecord } from '../data/stores/execution-record';
 import { AppError, ConflictError, NotFoundError } from '../lib/errors';
@@ -146,50 +146,24 @@ export async function submitTask(
     ...(handOver ? { runner_at: now } : {}),
   };
 
-  const writes = async (e: ExecutionRecord, withSlot: boolean): Promise<TxWrite[]> => [
-    ...(keyHash
-      ? [stores.idempotency.claimWrite(who.tenant, who.user_id, keyHash, bodyHash, id, deps.clock.now())]
-      : []),
-    ...(leased
-      ? [stores.leases.acquireWrite(who.tenant, agent.name, leased, id, LEASE_TTL_MS, deps.clock.now())]
-      : []),
-    await stores.executions.createWrite(e),
-    ...(chat
-      ? stores.chats.addTurnWrites(chat, id, now)
-      : chatId
-        ? chatStartWrites(deps, who, e, chatId, now)
-        : []),
-    ...(withSlot
-      ? stores.agents.runSlotWrites(
-          agent,
-          maxRunsOf(agent),
-          lifecycleConfig(deps).tenantMaxConcurrentRuns,
-          now,
-          {
-            whileRunning: true,
-          },
-        )
-      : []),
-  ];
-  const keyAt = keyHash ? 0 : -1;
-  const leaseAt = leased ? (keyHash ? 1 : 0) : -1;
+  const accept: Acceptance = { who, agent, chat, chatId, keyHash, bodyHash, now };
   let execution = startNow ? started : queued;
-  let failed = await stores.writeAll(await writes(execution, startNow));
-  if (failed && !failed[keyAt] && !failed[leaseAt] && startNow) {
+  let refused = await acceptRun(deps, accept, execution, startNow);
+  if (refused === 'no_slot') {
     // The slot went to someone else meanwhile (or the agent began to stop): queue it instead.
     execution = queued;
-    failed = await stores.writeAll(await writes(execution, false));
+    refused = await acceptRun(deps, accept, execution, false);
   }
-  if (failed?.[keyAt]) {
+  if (refused === 'key_taken') {
     // A concurrent request with the same key won the claim; answer with its execution instead.
     const replay = await findReplay(deps, who, keyHash!, bodyHash);
     if (replay) return replay;
     throw new ConflictError('A request with this Idempotency-Key is still being accepted; retry shortly');
   }
-  if (failed?.[leaseAt]) {
+  if (refused === 'session_busy') {
     throw new ConflictError('Another turn is writing to this session right now', 'session_busy');
   }
-  if (failed) throw new Error('The run could not be stored');
+  if (refused) throw new Error('The run could not be stored');
 
   const message = execution.message === body.message ? {} : { agent_message: body.message };
   if (execution.status === 'queued') {
@@ -213,6 +187,61 @@ export async function submitTask(
     throw e;
   }
   return { execution, chat_session_id: chatId, replayed: false };
+}
+
+interface Acceptance {
+  readonly who: Identity;
+  readonly agent: AgentRecord;
+  readonly chat: ChatRecord | null;
+  readonly chatId: string | null;
+  readonly keyHash: string | null;
+  readonly bodyHash: string;
+  readonly now: string;
+}
+
+/**
+ * The accept write: the Idempotency-Key claim, the session lease, the run, its chat entry and,
+ * with `withSlot`, the run slot — one transaction, all or nothing. Null when stored, else which
+ * condition refused it (`other` should not happen: ids are fresh).
+ */
+async function acceptRun(
+  deps: CoreDeps,
+  a: Acceptance,
+  e: ExecutionRecord,
+  withSlot: boolean,
+): Promise<'key_taken' | 'session_busy' | 'no_slot' | 'other' | null> {
+  const { stores } = deps;
+  const { tenant, user_id } = a.who;
+  const nowMs = Date.parse(a.now);
+  const key = a.keyHash
+    ? [stores.idempotency.claimWrite(tenant, user_id, a.keyHash, a.bodyHash, e.id, nowMs)]
+    : [];
+  const lease = e.lease_session_id
+    ? [stores.leases.acquireWrite(tenant, e.agent, e.lease_session_id, e.id, LEASE_TTL_MS, nowMs)]
+    : [];
+  const chat = a.chat
+    ? stores.chats.addTurnWrites(a.chat, e.id, a.now)
+    : a.chatId
+      ? chatStartWrites(deps, a.who, e, a.chatId, a.now)
+      : [];
+  const { tenantMaxConcurrentRuns } = lifecycleConfig(deps);
+  const slot = withSlot
+    ? stores.agents.runSlotWrites(a.agent, maxRunsOf(a.agent), tenantMaxConcurrentRuns, a.now, {
+        whileRunning: true,
+      })
+    : [];
+  const failed = await stores.writeAll([
+    ...key,
+    ...lease,
+    await stores.executions.createWrite(e),
+    ...chat,
+    ...slot,
+  ]);
+  if (!failed) return null;
+  if (key.length > 0 && failed[0]) return 'key_taken';
+  if (lease.length > 0 && failed[key.length]) return 'session_busy';
+  if (slot.length > 0 && failed.slice(-slot.length).some(Boolean)) return 'no_slot';
+  return 'other';
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
