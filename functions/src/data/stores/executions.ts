@@ -210,17 +210,7 @@ export class ExecutionStore {
 
   /** Is any run of this agent waiting in its queue? (A new run may not start ahead of it.) */
   async hasQueuedRuns(tenant: string, agent: string): Promise<boolean> {
-    const out = await this.db.doc.send(
-      new QueryCommand({
-        TableName: this.db.table,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :p',
-        ExpressionAttributeValues: { ':p': keys.executionsOfAgentByStatus(tenant, agent, 'queued') },
-        ProjectionExpression: 'id',
-        Limit: 1,
-      }),
-    );
-    return (out.Items ?? []).length > 0;
+    return (await this.listQueuedOldestFirst(tenant, agent, 1)).length > 0;
   }
 
   /**
