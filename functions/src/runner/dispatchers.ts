@@ -24,6 +24,21 @@ export function inProcessDispatcher(run: (job: DispatchJob) => Promise<void>, lo
   return dispatcher;
 }
 
+/** What crosses the wire to a runner Lambda; the in-process-only fields never do. */
+export type WireJob = Omit<DispatchJob, 'execution' | 'agent' | 'runner_claimed'>;
+
+/**
+ * The wire fields of a job, and nothing else: the dispatcher sends this, the runner's handler
+ * reads only this (a payload claiming the in-process hand-over must not skip the runner claim).
+ */
+export const wireJob = (job: WireJob): WireJob => ({
+  tenant: job.tenant,
+  execution_id: job.execution_id,
+  ...(job.claimed ? { claimed: true } : {}),
+  ...(job.agent_queue ? { agent_queue: job.agent_queue, wake: job.wake ?? false } : {}),
+  ...(job.agent_message === undefined ? {} : { agent_message: job.agent_message }),
+});
+
 /** In AWS: `InvocationType: Event` returns as soon as Lambda has queued the job. */
 export function lambdaDispatcher(lambda: LambdaClient, functionName: string): Dispatcher {
   return {
@@ -32,15 +47,7 @@ export function lambdaDispatcher(lambda: LambdaClient, functionName: string): Di
         new InvokeCommand({
           FunctionName: functionName,
           InvocationType: 'Event',
-          Payload: new TextEncoder().encode(
-            JSON.stringify({
-              tenant: job.tenant,
-              execution_id: job.execution_id,
-              ...(job.claimed ? { claimed: true } : {}),
-              ...(job.agent_queue ? { agent_queue: job.agent_queue, wake: job.wake ?? false } : {}),
-              ...(job.agent_message === undefined ? {} : { agent_message: job.agent_message }),
-            }),
-          ),
+          Payload: new TextEncoder().encode(JSON.stringify(wireJob(job))),
         }),
       );
     },

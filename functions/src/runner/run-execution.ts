@@ -37,19 +37,8 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
       });
     return;
   }
-  // Lambda retries an async invoke after a crash or timeout (and may deliver one twice): a run is
-  // handed to one runner only, and only that one gives its slot back; the dead-letter consumer and
-  // the sweeper end one whose runner died.
-  if (!job.runner_claimed) {
-    const taken = { execution_id: e.id };
-    if (e.runner_at) return deps.logger.info('runner: already handed to a runner; retry ignored', taken);
-    if (!isTerminal(e.status)) {
-      const claimed = await deps.stores.executions.claimRunner(e, new Date(deps.clock.now()).toISOString());
-      if (claimed.claim === 'taken')
-        return deps.logger.info('runner: already handed to a runner; retry ignored', taken);
-      if (claimed.claim === 'ended') e.status = claimed.status;
-    }
-  }
+  if (!job.runner_claimed && !(await takeRun(deps, e)))
+    return deps.logger.info('runner: already handed to a runner; retry ignored', { execution_id: e.id });
   try {
     await runClaimed(deps, e, job);
   } finally {
@@ -62,6 +51,20 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
       }),
     );
   }
+}
+
+/**
+ * Lambda retries an async invoke after a crash or timeout (and may deliver one twice): a run is
+ * handed to one runner only, and only that one gives its slot back; the dead-letter consumer and
+ * the sweeper end one whose runner died. False when another runner has it. A run that ended
+ * before any runner came (cancelled) is this one's to clean up: `e` learns its stored status.
+ */
+async function takeRun(deps: RunnerDeps, e: ExecutionRecord): Promise<boolean> {
+  if (e.runner_at) return false;
+  if (isTerminal(e.status)) return true;
+  const claimed = await deps.stores.executions.claimRunner(e, new Date(deps.clock.now()).toISOString());
+  if (claimed.claim === 'ended') e.status = claimed.status;
+  return claimed.claim !== 'taken';
 }
 
 /**
