@@ -50,7 +50,8 @@ export async function startDynamoLocal(
     ],
     // Its own process group: a Ctrl-C to `npm start` must not stop storage before the stack has
     // recorded how its in-flight runs ended; the stack stops it last.
-    { detached: true, stdio: 'ignore' },
+    // It writes a metadata file into its working directory: keep that next to the jar.
+    { cwd: dirname(jar), detached: true, stdio: 'ignore' },
   );
   const exited = new Promise<never>((_, reject) => {
     child.once('error', (e) => reject(new Error(`DynamoDB Local could not start: ${e.message}`)));
