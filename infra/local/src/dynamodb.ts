@@ -21,7 +21,7 @@ function dynamoLocalJar(): string {
 /**
  * The emulator shares two cores with the agents and the CLIs it serves. Its optimizing JIT (C2)
  * keeps compiling for minutes and then competes with every turn, so it runs on the quick compiler
- * only, with the single-threaded collector; telemetry is off (it would try to phone home).
+ * only, with the single-threaded collector.
  */
 const JVM_FLAGS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
@@ -46,6 +46,7 @@ export async function startDynamoLocal(
       '-port',
       String(port),
       '-sharedDb',
+      // On by default: it would try to phone home from every dev machine and CI run.
       '-disableTelemetry',
     ],
     // Its own process group: a Ctrl-C to `npm start` must not stop storage before the stack has
