@@ -31,11 +31,14 @@ const warmFigures = async (stack: Awaited<ReturnType<typeof startLocalStack>>, t
     runs: 15,
   });
   return () => {
+    const parts = Object.entries(warm.warmTurnCpuByRole).map(([role, ms]) => `${role} ${round(ms, 1)}`);
+    console.log(`warm turn cpu: ${parts.join(', ')} ms per turn`);
     console.log(`warm_turn_ms=${round(warm.warmTurnMs, 1)}`);
     console.log(`cold_turn_ms=${round(warm.coldTurnMs, 1)}`);
     console.log(`warm_first_event_ms=${round(warm.warmFirstEventMs, 1)}`);
     console.log(`cold_first_event_ms=${round(warm.coldFirstEventMs, 1)}`);
     console.log(`warm_process_rss_mb=${round(warm.warmProcessRssMb, 1)}`);
+    console.log(`warm_turn_cpu_ms=${round(warm.warmTurnCpuMs, 1)}`);
   };
 };
 

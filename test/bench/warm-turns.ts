@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { AgentEndpoint, AgentRef } from '@reprise/functions/fleet/agent-fleet';
-import { processesOfGroup } from '../helpers/process-tree';
+import { commandLine, cpuMsByRole, processesOfGroup } from '../helpers/process-tree';
 import { median } from './stats';
 
 /**
@@ -15,6 +15,19 @@ const groupRssKb = (group: number): number =>
       return kb; // exited while we looked
     }
   }, 0);
+
+/**
+ * Which part of the local stack a process is: this process runs the stack (and the bench's
+ * client); DynamoDB Local is a JVM; each agent server is a node process running agent-image;
+ * anything else below them is a CLI run (bubblewrap and the CLI inside it).
+ */
+const roleOf = (pid: number): string => {
+  if (pid === process.pid) return 'stack';
+  const cmd = commandLine(pid);
+  if (cmd.includes('DynamoDBLocal')) return 'dynamodb';
+  if (cmd.includes('agent-image/src/main')) return 'agent_server';
+  return 'cli';
+};
 
 interface Options {
   url: string;
@@ -132,7 +145,18 @@ export async function benchWarmTurns(opts: Options) {
     await goCold(cold);
     samples.coldFirst.push(await firstEvent(cold, `streamed ${i}`));
   }
+  // CPU, not wall time: what every process of the stack spends on one warm turn, counted over
+  // back-to-back turns (so each turn's after-work lands in the span too). Host load that
+  // stretches wall-clock medians here by ±40% barely moves it.
+  const before = cpuMsByRole(process.pid, roleOf);
+  for (let i = 0; i < opts.runs; i++) await turn(warm, `counted ${i}`);
+  const after = cpuMsByRole(process.pid, roleOf);
+  const cpuPerTurn = Object.fromEntries(
+    Object.keys(after).map((role) => [role, (after[role]! - (before[role] ?? 0)) / opts.runs]),
+  );
   return {
+    warmTurnCpuMs: Object.values(cpuPerTurn).reduce((a, b) => a + b, 0),
+    warmTurnCpuByRole: cpuPerTurn,
     warmTurnMs: median(samples.warmTurn),
     coldTurnMs: median(samples.coldTurn),
     warmFirstEventMs: median(samples.warmFirst),

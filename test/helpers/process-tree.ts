@@ -70,6 +70,36 @@ export const descendantsOf = (root: number): number[] => {
   return found;
 };
 
+/** Kernel clock ticks per second (`getconf CLK_TCK`): the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system, ms) spent so far by `root` and every live descendant of it, keyed by
+ * the role `roleOf` gives each pid (processes it names null are left out). A descendant that
+ * exits between two readings takes its time with it: measure spans in which none does.
+ */
+export const cpuMsByRole = (root: number, roleOf: (pid: number) => string | null): Record<string, number> => {
+  const out: Record<string, number> = {};
+  for (const pid of [root, ...descendantsOf(root)]) {
+    const role = roleOf(pid);
+    const fields = role === null ? null : statFields(pid);
+    if (!role || !fields) continue;
+    // After the command name: utime and stime are fields 14 and 15 of the line, 12th and 13th here.
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    out[role] = (out[role] ?? 0) + (ticks * 1000) / TICKS_PER_SECOND;
+  }
+  return out;
+};
+
+/** The command line of `pid` (NUL-separated arguments joined by spaces); empty once gone. */
+export const commandLine = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+  } catch {
+    return '';
+  }
+};
+
 /** The pids of `pids` still alive (zombies count as gone: they hold nothing). */
 export const stillAlive = (pids: readonly number[]): number[] =>
   pids.filter((pid) => {
