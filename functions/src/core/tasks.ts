@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AgentRecord } from '../data/stores/agents';
 import type { ChatRecord } from '../data/stores/chats';
 import type { ExecutionRecord } from '../data/stores/execution-record';
+import { isWellFormedSessionId } from '../lib/agent-events';
 import { AppError, ConflictError, NotFoundError } from '../lib/errors';
 import { ulid, uuid } from '../lib/ids';
 import { assertTaskOptionsSupported } from '../lib/runtime-options';
@@ -47,10 +48,20 @@ export async function submitTask(
   opts: SubmitOptions = {},
 ): Promise<Submitted> {
   const { stores } = deps;
+  const agentRead = requireVisibleAgent(stores, who, agentName);
+  // A session the request names is looked up on the agent as soon as the agent is known to be
+  // visible, beside the reads below; the answer is used only after the gate has passed.
+  const named = body.resume_session_id;
+  const namedLookup =
+    named !== undefined && isWellFormedSessionId(named)
+      ? agentRead.then((a) => lookUpTranscript(deps, who, a, named))
+      : null;
+  // Awaited below, unless an earlier check refuses the request first.
+  namedLookup?.catch(() => {});
   // Independent reads, one round trip: the agent (its 404 comes first), the chat, and whether a
   // run of the agent waits in its queue (a new run may not start ahead of it).
   const [agent, chatItem, queuedAhead] = await Promise.all([
-    requireVisibleAgent(stores, who, agentName),
+    agentRead,
     body.chat_session_id ? stores.chats.getChat(who.tenant, body.chat_session_id) : null,
     stores.executions.hasQueuedRuns(who.tenant, agentName),
   ]);
@@ -76,12 +87,7 @@ export async function submitTask(
     resumeId !== undefined && !headOfOwnChat
       ? passResumeGate(stores.executions, who, agent.name, resumeId)
       : [],
-    (async () => {
-      const endpoint = await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }, agent);
-      const transcript =
-        endpoint && resumeId ? await deps.agentClient.sessionState(endpoint, resumeId) : null;
-      return { endpoint, transcript };
-    })(),
+    namedLookup ?? lookUpTranscript(deps, who, agent, resumeId),
   ]);
   // Only after the gate, whose 404 comes first: an unknown id must tell no more than a foreign one.
   if (transcript === 'missing') {
@@ -187,6 +193,16 @@ export async function submitTask(
     throw e;
   }
   return { execution, chat_session_id: chatId, replayed: false };
+}
+
+/**
+ * Where the agent listens (null when it is not up) and, if it is up and a session is resumed,
+ * whether that session's transcript is still there.
+ */
+async function lookUpTranscript(deps: CoreDeps, who: Identity, agent: AgentRecord, resumeId?: string) {
+  const endpoint = await deps.fleet.endpoint({ tenant: who.tenant, agent: agent.name }, agent);
+  const transcript = endpoint && resumeId ? await deps.agentClient.sessionState(endpoint, resumeId) : null;
+  return { endpoint, transcript };
 }
 
 interface Acceptance {

@@ -43,8 +43,12 @@ export async function runExecution(deps: RunnerDeps, job: DispatchJob): Promise<
     await runClaimed(deps, e, job);
   } finally {
     // The slot goes back and the next queued run of this agent starts: no process waits for it.
-    await deps.stores.agents.releaseRunSlot(e.tenant, e.agent, new Date(deps.clock.now()).toISOString());
-    await pumpAgent(deps, e.tenant, e.agent).catch((err: unknown) =>
+    const agent = await deps.stores.agents.releaseRunSlot(
+      e.tenant,
+      e.agent,
+      new Date(deps.clock.now()).toISOString(),
+    );
+    await pumpAgent(deps, e.tenant, e.agent, agent ? { known: agent } : {}).catch((err: unknown) =>
       deps.logger.error('runner: dispatching the queue failed', {
         agent: e.agent,
         error: String(err).slice(0, 300),

@@ -236,20 +236,31 @@ export class AgentStore {
     return 'capacity';
   }
 
-  /** Gives a slot back (agent and tenant); never below zero. Marks the agent active now. */
-  async releaseRunSlot(tenant: string, name: string, at: string): Promise<void> {
-    await Promise.all([
-      applied(
-        this.db.doc.send(
+  /**
+   * Gives a slot back (agent and tenant); never below zero. Marks the agent active now. Returns the
+   * agent item as the write left it, so whoever dispatches the queue next need not read it again
+   * (null when there was no slot to give back).
+   */
+  async releaseRunSlot(tenant: string, name: string, at: string): Promise<AgentRecord | null> {
+    const [agent] = await Promise.all([
+      this.db.doc
+        .send(
           new UpdateCommand({
             TableName: this.db.table,
             Key: keys.agent(tenant, name),
             UpdateExpression: 'SET running_count = running_count - :one, last_active_at = :at',
             ConditionExpression: 'running_count > :zero',
             ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':at': at },
+            ReturnValues: 'ALL_NEW',
           }),
+        )
+        .then(
+          (out) => (out.Attributes ? toRecord(out.Attributes) : null),
+          (e: unknown) => {
+            if (isConditionFailure(e)) return null;
+            throw e;
+          },
         ),
-      ),
       applied(
         this.db.doc.send(
           new UpdateCommand({
@@ -262,6 +273,7 @@ export class AgentStore {
         ),
       ),
     ]);
+    return agent;
   }
 
   /**
