@@ -21,11 +21,16 @@ export function sseResponse(c: Context<AppEnv>, deps: CoreDeps, e: ExecutionReco
     const abort = new AbortController();
     stream.onAbort(() => abort.abort());
     let cursor = after;
+    let news = deps.clock.now();
     const send = (ev: ExecutionEvent) =>
       stream.writeSSE({ id: String(ev.seq), event: ev.type, data: JSON.stringify(ev.data) });
     while (!abort.signal.aborted) {
       // followEvents returns empty only after waiting a full heartbeat interval with nothing new.
-      const page = await followEvents(deps, e, cursor, HEARTBEAT_MS, abort.signal);
+      const page = await followEvents(deps, e, cursor, HEARTBEAT_MS, {
+        abort: abort.signal,
+        quietSince: news,
+      });
+      if (page.events.length > 0) news = deps.clock.now();
       for (const ev of page.events) {
         await send(ev);
         cursor = ev.seq;

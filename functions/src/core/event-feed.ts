@@ -9,6 +9,12 @@ import type { CoreDeps } from './deps';
  */
 const LATE_RESULT_MS = 3000;
 
+export interface FollowOptions {
+  readonly abort?: AbortSignal | undefined;
+  /** When the caller last had news of the run (a stream between heartbeats); default: now. */
+  readonly quietSince?: number;
+}
+
 /**
  * Events after `after`, waiting up to `waitMs` for the first new one. `done` is true once the
  * terminal `result` event has been delivered, or the run is terminal and nothing is left to
@@ -20,7 +26,7 @@ export async function followEvents(
   e: ExecutionRecord,
   after: number,
   waitMs: number,
-  abort?: AbortSignal,
+  { abort, quietSince = deps.clock.now() }: FollowOptions = {},
 ): Promise<EventsPage> {
   const deadline = deps.clock.now() + waitMs;
   for (;;) {
@@ -37,7 +43,7 @@ export async function followEvents(
     }
     const left = deadline - deps.clock.now();
     if (left <= 0 || abort?.aborted) return { events: [], done: false };
-    await deps.signal.wait(e.id, Math.min(left, 1000), abort);
+    await deps.signal.wait(e.id, Math.min(left, 1000), { abort, waitedMs: deps.clock.now() - quietSince });
   }
 }
 
@@ -47,7 +53,8 @@ async function resultMayStillCome(deps: CoreDeps, e: ExecutionRecord, abort?: Ab
   if (last?.type === 'result') return false;
   const left = Date.parse(e.finished_at ?? e.created_at) + LATE_RESULT_MS - deps.clock.now();
   if (left <= 0 || abort?.aborted) return false;
-  await deps.signal.wait(e.id, Math.min(left, 500), abort);
+  // The runner stores the result event right after the status: look again soon.
+  await deps.signal.wait(e.id, Math.min(left, 500), { abort, waitedMs: 0 });
   return true;
 }
 

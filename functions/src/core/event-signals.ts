@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { EventSignal } from './ports';
+import type { EventSignal, WaitOptions } from './ports';
 
 /** Same-process readers and writers (the local stack): readers wake the moment events land. */
 export function inProcessEventSignal(): EventSignal {
@@ -9,7 +9,7 @@ export function inProcessEventSignal(): EventSignal {
     notify: (id) => {
       emitter.emit(id);
     },
-    wait: (id, timeoutMs, abort) =>
+    wait: (id, timeoutMs, { abort }: WaitOptions = {}) =>
       new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -24,13 +24,29 @@ export function inProcessEventSignal(): EventSignal {
   };
 }
 
-/** Separate processes (API and runner Lambdas): readers poll the table at a short interval. */
-export function pollingEventSignal(intervalMs = 250): EventSignal {
+export interface PollingPace {
+  /** Between looks while the caller has waited less than `fastForMs`. */
+  readonly fastMs: number;
+  readonly fastForMs: number;
+  /** Between looks after that. */
+  readonly slowMs: number;
+}
+
+/**
+ * A warm chat turn ends 100–200 ms after it was sent, and a streaming run emits in bursts: a
+ * 250 ms poll alone would add up to 250 ms to every turn. Looking every 50 ms for the first two
+ * seconds of a wait costs at most 40 small consistent reads more per waiter, then it slows down.
+ */
+export const DEFAULT_POLLING_PACE: PollingPace = { fastMs: 50, fastForMs: 2000, slowMs: 250 };
+
+/** Separate processes (API and runner Lambdas): readers poll the table, often at first. */
+export function pollingEventSignal(pace: PollingPace = DEFAULT_POLLING_PACE): EventSignal {
   return {
     notify: () => {},
-    wait: (_id, timeoutMs, abort) =>
+    wait: (_id, timeoutMs, { abort, waitedMs }: WaitOptions = {}) =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.min(intervalMs, timeoutMs));
+        const interval = (waitedMs ?? pace.fastForMs) < pace.fastForMs ? pace.fastMs : pace.slowMs;
+        const timer = setTimeout(resolve, Math.min(interval, timeoutMs));
         abort?.addEventListener(
           'abort',
           () => {

@@ -36,16 +36,26 @@ export interface Dispatcher {
   readonly deliversOnce?: boolean;
 }
 
+/** The signal key for "this execution reached a terminal status" (events use the bare id). */
+export const finishedKey = (executionId: string): string => `${executionId}#finished`;
+
+export interface WaitOptions {
+  readonly abort?: AbortSignal | undefined;
+  /**
+   * How long the caller has been waiting for news so far. A poller looks often while this is
+   * short (a warm chat turn ends within a second or two) and less often after.
+   */
+  readonly waitedMs?: number;
+}
+
 /**
  * Wakes event readers when new events are stored. Locally an in-process emitter makes streaming
  * instant; in AWS readers fall back to polling the table, so `wait` may simply sleep.
  */
-/** The signal key for "this execution reached a terminal status" (events use the bare id). */
-export const finishedKey = (executionId: string): string => `${executionId}#finished`;
-
 export interface EventSignal {
-  notify(executionId: string): void;
-  wait(executionId: string, timeoutMs: number, abort?: AbortSignal): Promise<void>;
+  notify(key: string): void;
+  /** Resolves when `key` is notified, when `timeoutMs` is up, or when a poller should look again. */
+  wait(key: string, timeoutMs: number, opts?: WaitOptions): Promise<void>;
 }
 
 export interface Clock {

@@ -13,10 +13,12 @@ export async function waitForTerminal(
   e: ExecutionRecord,
   timeoutMs: number,
 ): Promise<ExecutionDetail> {
-  const deadline = deps.clock.now() + timeoutMs;
+  const start = deps.clock.now();
+  const deadline = start + timeoutMs;
   let current: ExecutionDetail = { execution: e, continuations: [] };
   while (!isTerminal(current.execution.status) && deps.clock.now() < deadline) {
-    await deps.signal.wait(finishedKey(e.id), Math.min(1000, deadline - deps.clock.now()));
+    const now = deps.clock.now();
+    await deps.signal.wait(finishedKey(e.id), Math.min(1000, deadline - now), { waitedMs: now - start });
     current = (await deps.stores.executions.getExecutionWithContinuations(e.tenant, e.id)) ?? current;
   }
   return current;
