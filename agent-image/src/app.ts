@@ -1,4 +1,4 @@
-import { AgentTaskRequest, isWellFormedSessionId } from '@reprise/functions/agent-events';
+import { type AgentEvent, AgentTaskRequest, isWellFormedSessionId } from '@reprise/functions/agent-events';
 import { errorResponse } from '@reprise/functions/api/errors';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '@reprise/functions/errors';
 import { assertTaskOptionsSupported } from '@reprise/functions/lib/runtime-options';
@@ -75,23 +75,29 @@ export const createAgentServer = (deps: AgentServerDeps) => {
   app.post('/api/task', async (c) => {
     const request = await parseTask(() => c.req.json());
     assertTaskOptionsSupported(deps.runtime.name, request);
-    if (registry.isRunning(request.execution_id)) {
-      throw new ConflictError('This execution is already running');
-    }
     // A fork writes a new session and only reads its source, so it does not reserve the source.
     const fork = request.resume === true && request.fork_session === true;
-    const controller = registry.acquire(request.execution_id, fork ? null : request.session_id);
-    if (!controller) throw new ConflictError('Another turn is writing to this session', 'session_busy');
+    const controller = await registry.acquire(request.execution_id, fork ? null : request.session_id);
+    if (controller === 'running') throw new ConflictError('This execution is already running');
+    if (controller === 'busy')
+      throw new ConflictError('Another turn is writing to this session', 'session_busy');
     const channel = createEventChannel();
     const seconds = request.timeout_seconds ?? deps.defaultTimeoutSeconds ?? 600;
     const timer = setTimeout(() => controller.abort('timeout'), seconds * 1000);
+    const emit = (event: AgentEvent) => {
+      channel.write(event);
+      if (event.type !== 'result') return;
+      // The turn is over for its caller (the platform stops reading here); the stream stays open
+      // until the transcript is archived, and the session's next turn waits for that.
+      clearTimeout(timer);
+      registry.reported(request.execution_id);
+    };
     const run = runTask(
       { ...deps, locks: registry },
       { ...request, timeout_seconds: seconds },
-      channel.write,
+      emit,
       controller.signal,
     )
-      .then(channel.write)
       .catch((error: unknown) =>
         deps.logger.error('task_stream_failed', { error: String(error).slice(0, 200) }),
       )

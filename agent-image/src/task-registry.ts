@@ -6,6 +6,8 @@ interface Running {
   sessionId: string | null;
   controller: AbortController;
   done: Promise<void>;
+  /** Its result is out; only the archive of its transcript is left. */
+  reported: boolean;
 }
 
 /** Short exclusive use of a session's transcript file (restore and repair before a fork). */
@@ -24,19 +26,31 @@ export class TaskRegistry implements SessionLocks {
   private readonly busySessions = new Set<string>();
 
   /**
-   * Registers a run and reserves the session it writes (none for a fork), or returns null when the
-   * session is busy or the execution id is already running.
+   * Registers a run and reserves the session it writes (none for a fork): 'running' when the
+   * execution id is already running, 'busy' when another turn writes the session. A turn that
+   * has reported its result and is only archiving hands the session on when its archive is
+   * written: the next turn of a chat waits for that, it is not refused.
    */
-  acquire(executionId: string, sessionId: string | null): AbortController | null {
-    if (this.byExecution.has(executionId)) return null;
-    if (sessionId !== null && !this.tryLock(sessionId)) return null;
+  async acquire(
+    executionId: string,
+    sessionId: string | null,
+  ): Promise<AbortController | 'running' | 'busy'> {
+    for (;;) {
+      if (this.byExecution.has(executionId)) return 'running';
+      if (sessionId === null || this.tryLock(sessionId)) break;
+      const holder = [...this.byExecution.values()].find((r) => r.sessionId === sessionId);
+      if (!holder?.reported) return 'busy';
+      await holder.done;
+    }
     const controller = new AbortController();
-    this.byExecution.set(executionId, { sessionId, controller, done: Promise.resolve() });
+    this.byExecution.set(executionId, { sessionId, controller, done: Promise.resolve(), reported: false });
     return controller;
   }
 
-  isRunning(executionId: string): boolean {
-    return this.byExecution.has(executionId);
+  /** The run's result is out: it can no longer be cancelled, and its session's next turn may queue. */
+  reported(executionId: string): void {
+    const entry = this.byExecution.get(executionId);
+    if (entry) entry.reported = true;
   }
 
   tryLock(sessionId: string): boolean {
@@ -61,7 +75,7 @@ export class TaskRegistry implements SessionLocks {
 
   cancel(executionId: string, reason: StopReason = 'cancelled'): boolean {
     const entry = this.byExecution.get(executionId);
-    if (!entry) return false;
+    if (!entry || entry.reported) return false;
     entry.controller.abort(reason);
     return true;
   }

@@ -12,13 +12,17 @@ export interface TaskDeps extends PrepDeps {
   now?: () => number;
 }
 
-/** Runs one turn: prepare the transcript, run the CLI, archive what it wrote, and describe the result. */
+/**
+ * Runs one turn: prepare the transcript, run the CLI, describe the result — `emit` gets it last —
+ * and then archive what the CLI wrote. The archive comes after the result, off the turn's
+ * critical path (in AWS it uploads the whole transcript to S3); resolves once it is written.
+ */
 export const runTask = async (
   deps: TaskDeps,
   request: AgentTaskRequest,
   emit: (event: AgentEvent) => void,
   signal: AbortSignal,
-): Promise<ResultEvent> => {
+): Promise<void> => {
   const now = deps.now ?? Date.now;
   const started = now();
   const log = deps.logger.child({ execution_id: request.execution_id, session_id: request.session_id });
@@ -52,9 +56,10 @@ export const runTask = async (
     if (resume) {
       const prepared = await prepareTranscript(deps, request.session_id, fork, notice, log);
       if (prepared === 'expired') {
-        return finish(
-          failed('session_expired', 'The session transcript is gone from disk and from the archive'),
+        emit(
+          finish(failed('session_expired', 'The session transcript is gone from disk and from the archive')),
         );
+        return;
       }
     } else {
       await deps.ledger.add(request.session_id);
@@ -83,20 +88,18 @@ export const runTask = async (
     log.error('task_crashed', { error: error instanceof Error ? error.name : 'unknown' });
     outcome = failed('internal', 'The agent server failed to run the task');
   }
-  await archiveTurn(outcome.sessionId);
-  return finish(outcome);
-
-  async function archiveTurn(sessionId: string | null): Promise<void> {
-    if (!sessionId) return;
-    const file = deps.runtime.transcriptPath(sessionId);
-    try {
-      if (!(await fileExists(file))) return;
-      await deps.archive.save(sessionId, file);
-      await deps.ledger.add(sessionId);
-    } catch (error) {
-      log.warn('archive_failed', { error: error instanceof Error ? error.name : 'unknown' });
-      notice('archive_failed', 'The transcript could not be archived; it is still on disk');
-    }
+  const written = outcome.sessionId;
+  const file = written ? deps.runtime.transcriptPath(written) : null;
+  // The ledger first (a local file): from now on, a transcript that vanishes reads as expired.
+  const kept = file !== null && (await fileExists(file).catch(() => false));
+  if (kept) await deps.ledger.add(written!).catch(() => log.warn('ledger_failed'));
+  emit(finish(outcome));
+  if (!kept) return;
+  try {
+    await deps.archive.save(written!, file!);
+  } catch (error) {
+    // The result is out; the transcript is still on disk and the next turn archives it whole.
+    log.error('archive_failed', { error: error instanceof Error ? error.name : 'unknown' });
   }
 
   function finish(final: RunOutcome): ResultEvent {

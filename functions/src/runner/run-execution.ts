@@ -200,8 +200,10 @@ async function stream(
     for await (const raw of deps.agentClient.runTask(endpoint, taskBody(e, agentMessage), abort.signal)) {
       const event = sanitizeDeep(raw);
       if (event.type === 'result') {
+        // The last event of a turn. The agent server archives the transcript after it and only
+        // then ends the stream; nobody needs to wait for that to hear the turn is over.
         result = event;
-        continue;
+        break;
       }
       // Forks learn their id here; so do new runs of a CLI that picks its own ids (codex).
       if (event.type === 'status' && event.session_id && reportsNewSession(e, event.session_id)) {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentServer } from '@reprise/agent-image/app';
@@ -31,7 +31,13 @@ const untilAborted = (io: RunIo) =>
     io.signal.addEventListener('abort', () => resolve(), { once: true });
   });
 
-const setup = (behaviour: Behaviour = async (spec) => ok(spec), gate: Promise<void> = Promise.resolve()) => {
+type Archive = ReturnType<typeof createDirArchive>;
+
+const setup = (
+  behaviour: Behaviour = async (spec) => ok(spec),
+  gate: Promise<void> = Promise.resolve(),
+  wrapArchive: (archive: Archive) => Archive = (archive) => archive,
+) => {
   const home = mkdtempSync(join(tmpdir(), 'app-'));
   const archiveDir = join(home, 'archive');
   const calls: RunSpec[] = [];
@@ -51,7 +57,7 @@ const setup = (behaviour: Behaviour = async (spec) => ok(spec), gate: Promise<vo
   const app = createAgentServer({
     token: TOKEN,
     runtime,
-    archive: createDirArchive(archiveDir),
+    archive: wrapArchive(createDirArchive(archiveDir)),
     ledger,
     logger: silentLogger,
   });
@@ -135,6 +141,59 @@ describe('agent server routes', () => {
     expect(await second.json()).toMatchObject({ error: { code: 'session_busy' } });
     expect((await request('/api/task/ex-1/cancel', undefined)).status).toBe(202);
     expect((await events(first)).at(-1)).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+  });
+
+  it('reports the result before archiving; the session’s next turn waits for the archive, not refused', async () => {
+    const order: string[] = [];
+    let letArchiveFinish = () => {};
+    const archiveHeld = new Promise<void>((resolve) => {
+      letArchiveFinish = resolve;
+    });
+    const { request, calls, archiveDir } = setup(
+      async (spec) => {
+        order.push(`run ${spec.prompt}`);
+        return ok(spec);
+      },
+      Promise.resolve(),
+      (archive) => ({
+        ...archive,
+        save: async (id, file) => {
+          await archiveHeld;
+          await archive.save(id, file);
+          order.push('archived');
+        },
+      }),
+    );
+    const first = await request('/api/task', body({ message: 'one' }));
+    const reader = first.body!.getReader();
+    let seen = '';
+    while (!seen.includes('"type":"result"')) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the stream ended before its result');
+      seen += new TextDecoder().decode(value);
+    }
+    // The result is out while the archive is still being written.
+    expect(order).toEqual(['run one']);
+    expect(existsSync(join(archiveDir, `${body().session_id}.jsonl`))).toBe(false);
+    expect((await request('/api/task/ex-1/cancel', undefined)).status).toBe(404);
+
+    let answered = false;
+    const second = Promise.resolve(
+      request('/api/task', body({ execution_id: 'ex-2', resume: true, message: 'two' })),
+    );
+    void second.then(() => {
+      answered = true;
+    });
+    for (let i = 0; i < 20 && !answered; i++) await new Promise(setImmediate);
+    expect(answered).toBe(false);
+    expect(calls).toHaveLength(1);
+
+    letArchiveFinish();
+    expect((await reader.read()).done).toBe(true);
+    const next = await second;
+    expect(next.status).toBe(200);
+    expect((await events(next)).at(-1)).toMatchObject({ type: 'result', status: 'success' });
+    expect(order).toEqual(['run one', 'archived', 'run two', 'archived']);
   });
 
   it('lets a fork read a session another turn is writing, without touching its live last line', async () => {
