@@ -6,15 +6,10 @@ import type { Db } from '@reprise/functions/data/client';
 import { keys } from '@reprise/functions/data/keys';
 import { dirPayloadStore } from '@reprise/functions/data/payloads/dir';
 import { ExecutionStore } from '@reprise/functions/data/stores/executions';
+import { bob } from '../helpers/fixtures';
 import { median, timeIt } from './stats';
 
-const who = {
-  user_id: 'usr-bob',
-  email: 'bob@acme.test',
-  tenant: 'acme',
-  role: 'operator' as const,
-  via: 'jwt' as const,
-};
+const who = bob;
 
 /** Fills one agent with `count` executions (index keys only: the gate reads nothing else). */
 async function fill(db: Db, agent: string, count: number): Promise<string[]> {

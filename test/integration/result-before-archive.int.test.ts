@@ -7,7 +7,6 @@ import type { Runtime } from '@reprise/agent-image/runtime';
 import { createFileLedger } from '@reprise/agent-image/session-ledger';
 import type { CoreDeps } from '@reprise/functions/core/deps';
 import { inProcessEventSignal } from '@reprise/functions/core/event-signals';
-import type { Identity } from '@reprise/functions/core/identity';
 import { systemClock } from '@reprise/functions/core/ports';
 import { submitTask } from '@reprise/functions/core/tasks';
 import { waitForTerminal } from '@reprise/functions/core/wait';
@@ -19,6 +18,7 @@ import { silentLogger } from '@reprise/functions/lib/log';
 import { inProcessDispatcher } from '@reprise/functions/runner/dispatchers';
 import { runExecution } from '@reprise/functions/runner/run-execution';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bob, newAgent, successOutcome } from '../helpers/fixtures';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 
 /**
@@ -26,13 +26,6 @@ import { createTestDb, type TestDb } from '../helpers/test-db';
  * app with a runtime that writes a transcript, and an archive this test holds back (in AWS it is
  * an S3 upload of the whole transcript).
  */
-const bob: Identity = {
-  user_id: 'usr-bob',
-  email: 'bob@acme.test',
-  tenant: 'acme',
-  role: 'operator',
-  via: 'jwt',
-};
 const home = mkdtempSync(join(tmpdir(), 'rp-archive-after-'));
 const archiveDir = join(home, 'archive');
 const order: string[] = [];
@@ -48,17 +41,7 @@ const runtime: Runtime = {
     order.push(`run ${spec.prompt}`);
     mkdirSync(join(home, 'projects'), { recursive: true });
     writeFileSync(runtime.transcriptPath(spec.sessionId), `{"prompt":${JSON.stringify(spec.prompt)}}\n`);
-    return {
-      status: 'success',
-      sessionId: spec.sessionId,
-      response: `answered ${spec.prompt}`,
-      error: null,
-      costUsd: null,
-      contextUsed: null,
-      contextMax: null,
-      numTurns: 1,
-      toolCalls: [],
-    };
+    return successOutcome(spec.sessionId, `answered ${spec.prompt}`);
   },
 };
 
@@ -95,15 +78,7 @@ beforeAll(async () => {
     clock: systemClock,
     logger: silentLogger,
   };
-  await deps.stores.agents.createAgent({
-    tenant: 'acme',
-    name: 'demo',
-    runtime: 'claude',
-    owner_user_id: bob.user_id,
-    owner_email: bob.email,
-    shared_with: [],
-    created_at: new Date().toISOString(),
-  });
+  await deps.stores.agents.createAgent(newAgent(bob, 'demo'));
 });
 afterAll(async () => {
   letArchiveFinish();

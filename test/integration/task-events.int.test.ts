@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import type { CoreDeps } from '@reprise/functions/core/deps';
 import { inProcessEventSignal } from '@reprise/functions/core/event-signals';
-import type { Identity } from '@reprise/functions/core/identity';
 import type { DispatchJob } from '@reprise/functions/core/ports';
 import { submitTask } from '@reprise/functions/core/tasks';
 import { createStores } from '@reprise/functions/data/create-stores';
@@ -16,6 +15,7 @@ import { silentLogger } from '@reprise/functions/lib/log';
 import { runExecution } from '@reprise/functions/runner/run-execution';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bob, newAgent } from '../helpers/fixtures';
 import { createTestDb, type TestDb } from '../helpers/test-db';
 
 /** The AWS side of waking: real DynamoDB Local, the fleet function's Lambda invokes mocked. */
@@ -24,13 +24,6 @@ const ops: string[] = [];
 let db: TestDb;
 let deps: CoreDeps;
 const jobs: DispatchJob[] = [];
-const bob: Identity = {
-  user_id: 'usr-bob',
-  email: 'bob@acme.test',
-  tenant: 'acme',
-  role: 'operator',
-  via: 'jwt',
-};
 
 beforeAll(async () => {
   db = await createTestDb();
@@ -50,15 +43,7 @@ beforeAll(async () => {
     logger: silentLogger,
   };
   for (const name of ['cloudy', 'doomed']) {
-    await deps.stores.agents.createAgent({
-      tenant: 'acme',
-      name,
-      runtime: 'claude',
-      owner_user_id: bob.user_id,
-      owner_email: bob.email,
-      shared_with: [],
-      created_at: new Date().toISOString(),
-    });
+    await deps.stores.agents.createAgent(newAgent(bob, name));
   }
 });
 afterAll(async () => {

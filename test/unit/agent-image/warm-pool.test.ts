@@ -10,18 +10,9 @@ import { WarmPool } from '@reprise/agent-image/warm-pool';
 import { flagsKey, withWarmPool } from '@reprise/agent-image/warm-runtime';
 import { silentLogger } from '@reprise/functions/lib/log';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { successOutcome } from '../../helpers/fixtures';
 
-const success = (sessionId: string): RunOutcome => ({
-  status: 'success',
-  sessionId,
-  response: 'ok',
-  error: null,
-  costUsd: null,
-  contextUsed: null,
-  contextMax: null,
-  numTurns: 1,
-  toolCalls: [],
-});
+const success = (sessionId: string): RunOutcome => successOutcome(sessionId);
 
 let nextPid = 100;
 /** A stand-in process: answers each turn with `answer`, or dies unread when `dead`. */
