@@ -121,6 +121,28 @@ describe('the web app as a person uses it', () => {
     expect(exec.body.continued_in).toHaveLength(1);
   });
 
+  it('follows a chat to its newest reply on a phone, above the pinned message box', async () => {
+    const page = await rig.signIn('bob@acme.test');
+    await page.setViewportSize({ width: SIZES[1].width, height: SIZES[1].height });
+    await page.goto(`${rig.stack.url}/agents/demo?tab=chat`);
+    await page.getByTestId('new-chat').click();
+    let reply = await sendAndWait(page, 'one');
+    for (const text of ['two', 'three', 'four', 'five', 'six']) reply = await sendAndWait(page, text);
+    // Taller than the screen by now: on a phone the page scrolls, not the log, and it kept up.
+    const inView = async () => {
+      const [message, composer] = await Promise.all([
+        reply.boundingBox(),
+        page.locator('.composer').boundingBox(),
+      ]);
+      return (
+        message !== null && composer !== null && message.y >= 0 && message.y + message.height <= composer.y
+      );
+    };
+    await expect.poll(inView, { timeout: TIMEOUT }).toBe(true);
+    expect(await reply.textContent()).toContain('six');
+    await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
+  });
+
   it('moves focus to the main heading after each navigation', async () => {
     const page = await rig.signIn('bob@acme.test');
     await page

@@ -1,6 +1,6 @@
 import type { Agent } from '@reprise/functions/schemas';
 import { A } from '@solidjs/router';
-import { createEffect, For, on, onMount, Show } from 'solid-js';
+import { createEffect, For, on, onCleanup, onMount, Show } from 'solid-js';
 import { shortId } from '~/lib/format';
 import { AgentNotRunning } from './agent-not-running';
 import { AgentWaking } from './agent-waking';
@@ -26,18 +26,30 @@ export function ChatPanel(props: { chat: ChatController; agent: Agent; onAgentCh
     void chat.loadChats();
   });
 
+  // On a desktop the log scrolls inside its box; on a phone it grows with the page and the window
+  // scrolls (the composer stays pinned below it).
+  const logScrolls = () => log !== undefined && log.scrollHeight > log.clientHeight;
   // Keep up with new text unless the person scrolled up to read.
   createEffect(
     on(
       () => [s.messages.length, s.messages[s.messages.length - 1]?.content, s.chatId],
       () => {
-        if (following) log?.scrollTo?.({ top: log.scrollHeight });
+        if (!following || !log || s.messages.length === 0) return;
+        if (logScrolls()) log.scrollTo?.({ top: log.scrollHeight });
+        else window.scrollTo?.({ top: document.documentElement.scrollHeight });
       },
     ),
   );
   const onScroll = () => {
-    if (log) following = log.scrollHeight - log.scrollTop - log.clientHeight < STICK_PX;
+    if (!log) return;
+    following = logScrolls()
+      ? log.scrollHeight - log.scrollTop - log.clientHeight < STICK_PX
+      : log.getBoundingClientRect().bottom <= window.innerHeight + STICK_PX;
   };
+  onMount(() => {
+    window.addEventListener('scroll', onScroll, { passive: true });
+    onCleanup(() => window.removeEventListener('scroll', onScroll));
+  });
 
   const check = () => s.resumeCheck;
   const refused = () => {
