@@ -6,10 +6,8 @@ import type { Db } from '@reprise/functions/data/client';
 import { keys } from '@reprise/functions/data/keys';
 import { dirPayloadStore } from '@reprise/functions/data/payloads/dir';
 import { ExecutionStore } from '@reprise/functions/data/stores/executions';
-import { bob } from '../helpers/fixtures';
+import { bob as who } from '../helpers/fixtures';
 import { median, timeIt } from './stats';
-
-const who = bob;
 
 /** Fills one agent with `count` executions (index keys only: the gate reads nothing else). */
 async function fill(db: Db, agent: string, count: number): Promise<string[]> {

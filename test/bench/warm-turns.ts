@@ -147,7 +147,7 @@ export async function benchWarmTurns(opts: Options) {
   }
   // CPU, not wall time: what every process of the stack spends on one warm turn, counted over
   // back-to-back turns (so each turn's after-work lands in the span too). Host load that
-  // stretches wall-clock medians here by ±40% barely moves it.
+  // stretched wall-clock medians here by half on unchanged code moves it far less.
   const before = cpuMsByRole(process.pid, roleOf);
   for (let i = 0; i < opts.runs; i++) await turn(warm, `counted ${i}`);
   const after = cpuMsByRole(process.pid, roleOf);

@@ -74,16 +74,16 @@ export const descendantsOf = (root: number): number[] => {
 const TICKS_PER_SECOND = 100;
 
 /**
- * CPU time (user + system, ms) spent so far by `root` and every live descendant of it, keyed by
- * the role `roleOf` gives each pid (processes it names null are left out). A descendant that
- * exits between two readings takes its time with it: measure spans in which none does.
+ * CPU time (user + system, ms) spent so far by `root` and every live descendant of it, summed by
+ * the role `roleOf` gives each pid. A descendant that exits between two readings takes its time
+ * with it: measure spans in which none does.
  */
-export const cpuMsByRole = (root: number, roleOf: (pid: number) => string | null): Record<string, number> => {
+export const cpuMsByRole = (root: number, roleOf: (pid: number) => string): Record<string, number> => {
   const out: Record<string, number> = {};
   for (const pid of [root, ...descendantsOf(root)]) {
+    const fields = statFields(pid);
+    if (!fields) continue;
     const role = roleOf(pid);
-    const fields = role === null ? null : statFields(pid);
-    if (!role || !fields) continue;
     // After the command name: utime and stime are fields 14 and 15 of the line, 12th and 13th here.
     const ticks = Number(fields[11]) + Number(fields[12]);
     out[role] = (out[role] ?? 0) + (ticks * 1000) / TICKS_PER_SECOND;
