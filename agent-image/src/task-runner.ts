@@ -91,7 +91,7 @@ export const runTask = async (
   const written = outcome.sessionId;
   const file = written ? deps.runtime.transcriptPath(written) : null;
   // The ledger first (a local file): from now on, a transcript that vanishes reads as expired.
-  const kept = file !== null && (await fileExists(file).catch(() => false));
+  const kept = file !== null && (await fileExists(file));
   if (kept) await deps.ledger.add(written!).catch(() => log.warn('ledger_failed'));
   emit(finish(outcome));
   if (!kept) return;

@@ -46,6 +46,21 @@ export async function applied(write: Promise<unknown>): Promise<boolean> {
   }
 }
 
+/**
+ * Awaits a conditional update sent with `ReturnValues`: the attributes it returned (with
+ * `ALL_NEW`, the item as the write left it), or null when its condition did not hold.
+ */
+export async function writtenItem(
+  write: Promise<{ Attributes?: Record<string, unknown> | undefined }>,
+): Promise<Record<string, unknown> | null> {
+  try {
+    return (await write).Attributes ?? {};
+  } catch (e) {
+    if (isConditionFailure(e)) return null;
+    throw e;
+  }
+}
+
 /** One write of a transaction: a Put, Update, Delete or ConditionCheck. */
 export type TxWrite = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 

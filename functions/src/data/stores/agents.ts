@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { ConflictError } from '../../lib/errors';
 import type { Runtime } from '../../lib/schemas/agents';
 import type { Db } from '../client';
-import { applied, isConditionFailure, recordOf, type TxWrite, writeAll } from '../client';
+import { applied, isConditionFailure, recordOf, type TxWrite, writeAll, writtenItem } from '../client';
 import { keys } from '../keys';
 
 /**
@@ -155,8 +155,8 @@ export class AgentStore {
     ];
     if (from.state_version !== undefined) values[':v'] = from.state_version;
     if (opts.idle) conditions.push('(attribute_not_exists(running_count) OR running_count <= :zero)');
-    try {
-      const out = await this.db.doc.send(
+    const item = await writtenItem(
+      this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.table,
           Key: keys.agent(from.tenant, from.name),
@@ -169,12 +169,9 @@ export class AgentStore {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return toRecord(out.Attributes ?? {});
-    } catch (e) {
-      if (isConditionFailure(e)) return null;
-      throw e;
-    }
+      ),
+    );
+    return item && toRecord(item);
   }
 
   /**
@@ -243,8 +240,8 @@ export class AgentStore {
    */
   async releaseRunSlot(tenant: string, name: string, at: string): Promise<AgentRecord | null> {
     const [agent] = await Promise.all([
-      this.db.doc
-        .send(
+      writtenItem(
+        this.db.doc.send(
           new UpdateCommand({
             TableName: this.db.table,
             Key: keys.agent(tenant, name),
@@ -253,14 +250,8 @@ export class AgentStore {
             ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':at': at },
             ReturnValues: 'ALL_NEW',
           }),
-        )
-        .then(
-          (out) => (out.Attributes ? toRecord(out.Attributes) : null),
-          (e: unknown) => {
-            if (isConditionFailure(e)) return null;
-            throw e;
-          },
         ),
+      ),
       applied(
         this.db.doc.send(
           new UpdateCommand({
@@ -273,7 +264,7 @@ export class AgentStore {
         ),
       ),
     ]);
-    return agent;
+    return agent && toRecord(agent);
   }
 
   /**

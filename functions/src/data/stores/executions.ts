@@ -1,7 +1,7 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ExecutionSource, ExecutionStatus } from '../../lib/schemas/executions';
 import type { Db } from '../client';
-import { applied, isConditionFailure, recordOf, type TxWrite } from '../client';
+import { applied, isConditionFailure, recordOf, type TxWrite, writtenItem } from '../client';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { keys } from '../keys';
 import type { PayloadStore } from '../payloads/payload-store';
@@ -218,8 +218,8 @@ export class ExecutionStore {
    * that tells followers, or null when it was already recorded (or the run left the queue).
    */
   async markWaiting(e: Pick<ExecutionRecord, 'tenant' | 'id'>, reason: WaitingFor): Promise<number | null> {
-    try {
-      const out = await this.db.doc.send(
+    const item = await writtenItem(
+      this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.table,
           Key: keys.execution(e.tenant, e.id),
@@ -231,12 +231,9 @@ export class ExecutionStore {
           ExpressionAttributeValues: { ':w': reason, ':queued': 'queued', ':zero': 0, ':one': 1 },
           ReturnValues: 'UPDATED_NEW',
         }),
-      );
-      return Number(out.Attributes?.queued_events);
-    } catch (err) {
-      if (isConditionFailure(err)) return null;
-      throw err;
-    }
+      ),
+    );
+    return item && Number(item.queued_events);
   }
 
   /**
@@ -248,8 +245,8 @@ export class ExecutionStore {
     startedAt: string,
     opts: { handOver?: boolean } = {},
   ): Promise<ExecutionRecord | null> {
-    try {
-      const out = await this.db.doc.send(
+    const item = await writtenItem(
+      this.db.doc.send(
         new UpdateCommand({
           TableName: this.db.table,
           Key: keys.execution(e.tenant, e.id),
@@ -265,12 +262,9 @@ export class ExecutionStore {
           },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return toRecord(out.Attributes ?? {});
-    } catch (err) {
-      if (isConditionFailure(err)) return null;
-      throw err;
-    }
+      ),
+    );
+    return item && toRecord(item);
   }
 
   /** The resume gate's one Query: who wrote this session on this agent. */
